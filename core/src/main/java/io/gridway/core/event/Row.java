@@ -1,0 +1,72 @@
+package io.gridway.core.event;
+
+import io.gridway.core.schema.Column;
+import io.gridway.core.schema.TableSchema;
+import java.util.AbstractList;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * One row image: a value per column of a {@link TableSchema}, in column order, each of the column's
+ * canonical Java type ({@link Column#javaType()}) or null for SQL NULL. An empty string and NULL
+ * stay distinct.
+ *
+ * <p>Immutable and thread-safe. Rows compare by value; binary values compare by content.
+ */
+public final class Row extends AbstractList<Object> {
+  private final Object[] values;
+
+  private Row(Object[] values) {
+    this.values = values;
+  }
+
+  /**
+   * A row of the given schema. Every value is checked against its column (Java type and SQL range),
+   * so a fetcher bug surfaces here, naming the table and column, rather than as a corrupt frame.
+   *
+   * @throws IllegalArgumentException naming the column and the reason when a value does not fit
+   */
+  public static Row of(TableSchema schema, Object... values) {
+    Objects.requireNonNull(schema, "schema");
+    if (values.length != schema.columnCount()) {
+      throw new IllegalArgumentException(
+          schema.qualifiedName() + ": row has " + values.length + " values for " + schema.columnCount() + " columns");
+    }
+    Object[] copy = values.clone();
+    for (int i = 0; i < copy.length; i++) {
+      Column column = schema.column(i);
+      String problem = column.checkValue(copy[i]);
+      if (problem != null) {
+        throw new IllegalArgumentException(schema.qualifiedName() + "." + column.name() + ": " + problem);
+      }
+    }
+    return new Row(copy);
+  }
+
+  @Override
+  public Object get(int index) {
+    return values[index];
+  }
+
+  @Override
+  public int size() {
+    return values.length;
+  }
+
+  public boolean isNull(int index) {
+    return values[index] == null;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (o instanceof Row other) {
+      return Arrays.equals(values, other.values);
+    }
+    return super.equals(o);
+  }
+
+  @Override
+  public int hashCode() {
+    return Arrays.hashCode(values);
+  }
+}

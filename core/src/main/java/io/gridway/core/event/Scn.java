@@ -1,0 +1,68 @@
+package io.gridway.core.event;
+
+/**
+ * A system change number: a 64-bit position in one source's commit order, strictly increasing, and
+ * derived from the source's own log position so that every relay replica reading the same source
+ * assigns the same SCN to the same transaction. Compared as unsigned; 0 means "before everything".
+ *
+ * <p>Mappings (each fetcher documents its own):
+ *
+ * <ul>
+ *   <li>MySQL/MariaDB binlog: {@code (binlog file index << 32) | end offset of the commit event};
+ *   <li>GoldenGate trail: {@code (trail sequence << 32) | RBA of the end of the transaction}.
+ * </ul>
+ */
+public record Scn(long value) implements Comparable<Scn> {
+  /** Before every transaction: a consumer starting from here receives everything the relay holds. */
+  public static final Scn ZERO = new Scn(0);
+
+  /** The SCN of a binlog transaction whose commit event ends at {@code endOffset} of file {@code fileIndex}. */
+  public static Scn ofBinlog(long fileIndex, long endOffset) {
+    return new Scn(packed(fileIndex, endOffset, "binlog file index", "offset"));
+  }
+
+  /** The SCN of a GoldenGate transaction ending at {@code rba} in trail file {@code sequence}. */
+  public static Scn ofTrail(long sequence, long rba) {
+    return new Scn(packed(sequence, rba, "trail sequence", "RBA"));
+  }
+
+  private static long packed(long high, long low, String highName, String lowName) {
+    if (high < 0 || high > 0xFFFF_FFFFL) {
+      throw new IllegalArgumentException(highName + " " + high + " out of range 0..2^32-1");
+    }
+    if (low < 0 || low > 0xFFFF_FFFFL) {
+      throw new IllegalArgumentException(lowName + " " + low + " out of range 0..2^32-1");
+    }
+    return (high << 32) | low;
+  }
+
+  /** The high 32 bits: the binlog file index or trail sequence. */
+  public long fileIndex() {
+    return value >>> 32;
+  }
+
+  /** The low 32 bits: the offset or RBA within the file. */
+  public long offset() {
+    return value & 0xFFFF_FFFFL;
+  }
+
+  public boolean isAfter(Scn other) {
+    return compareTo(other) > 0;
+  }
+
+  @Override
+  public int compareTo(Scn other) {
+    return Long.compareUnsigned(value, other.value);
+  }
+
+  /** The decimal value, as it appears in HTTP parameters and checkpoints. */
+  @Override
+  public String toString() {
+    return Long.toUnsignedString(value);
+  }
+
+  /** Parses the decimal form. */
+  public static Scn parse(String text) {
+    return new Scn(Long.parseUnsignedLong(text));
+  }
+}

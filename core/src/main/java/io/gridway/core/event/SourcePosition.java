@@ -1,0 +1,71 @@
+package io.gridway.core.event;
+
+import java.util.Objects;
+
+/**
+ * Where in a source's change log a relay resumes after a transaction: persisted by the relay once
+ * the transaction is in its buffer. Each kind of source has its own record.
+ */
+public sealed interface SourcePosition {
+
+  /**
+   * A MySQL/MariaDB binlog position: just after the transaction's commit event.
+   *
+   * @param file the binlog file name, for example {@code mysql-bin.000042}
+   * @param offset the offset just after the commit event in that file
+   * @param gtidSet the GTID set executed up to and including this transaction (MySQL {@code
+   *     uuid:1-42} or MariaDB {@code 0-1-42} form), or empty when the server has no GTIDs
+   */
+  record Binlog(String file, long offset, String gtidSet) implements SourcePosition {
+    public Binlog {
+      Objects.requireNonNull(file, "file");
+      gtidSet = gtidSet == null ? "" : gtidSet;
+      if (offset < 0 || offset > 0xFFFF_FFFFL) {
+        throw new IllegalArgumentException("binlog offset " + offset + " out of range 0..2^32-1");
+      }
+    }
+
+    /** The numeric suffix of the file name: {@code mysql-bin.000042} → 42. */
+    public long fileIndex() {
+      int dot = file.lastIndexOf('.');
+      try {
+        return Long.parseLong(file.substring(dot + 1));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("binlog file name without a numeric suffix: " + file, e);
+      }
+    }
+
+    @Override
+    public String toString() {
+      return file + ":" + offset + (gtidSet.isEmpty() ? "" : " gtid=" + gtidSet);
+    }
+  }
+
+  /** A GoldenGate trail position: trail file sequence and relative byte address. */
+  record Trail(long sequence, long rba) implements SourcePosition {
+    public Trail {
+      if (sequence < 0 || rba < 0) {
+        throw new IllegalArgumentException("negative trail sequence or RBA");
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "trail " + sequence + ":" + rba;
+    }
+  }
+
+  /** A position in a generated (synthetic) stream: the count of transactions produced so far. */
+  record Generated(long sequence) implements SourcePosition {
+    public Generated {
+      if (sequence < 0) {
+        throw new IllegalArgumentException("negative sequence " + sequence);
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "generated " + sequence;
+    }
+  }
+}
