@@ -1,0 +1,26 @@
+package io.gridway.core.fetch;
+
+import io.gridway.core.event.Heartbeat;
+import io.gridway.core.event.Transaction;
+
+/**
+ * Where a {@link Fetcher} delivers. Called from the fetcher's thread only, in commit order.
+ * Implementations apply back-pressure by blocking in {@link #accept}.
+ */
+public interface TransactionSink {
+
+  /** One committed transaction. Blocks while the relay cannot take it. */
+  void accept(Transaction transaction) throws InterruptedException;
+
+  /**
+   * The source is idle (or its traffic was all filtered out) up to this SCN: lets consumers' checkpoints
+   * advance. SCNs of heartbeats never decrease and never exceed the next transaction's SCN.
+   */
+  void heartbeat(Heartbeat heartbeat) throws InterruptedException;
+
+  /**
+   * The fetcher stopped on an error that retrying will not fix (wrong server settings, missing
+   * privileges, a purged position, an unknown column type). The message tells the operator what to do.
+   */
+  void failed(FetcherException error);
+}
