@@ -1,0 +1,379 @@
+package io.gridway.relay.buffer;
+
+import io.gridway.core.wire.FrameType;
+import io.gridway.core.wire.WireFormat;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.lang.invoke.VarHandle;
+import java.nio.BufferOverflowException;
+import java.nio.ByteBuffer;
+
+/**
+ * The relay's event buffer: complete windows of encoded EVENT and END_OF_WINDOW frames, in SCN
+ * order, held off-heap in a ring of fixed-size chunks and bounded by a configured number of bytes.
+ *
+ * <h2>Layout</h2>
+ *
+ * <p>The capacity is split into {@code capacity / maxWindow} chunks of {@code maxWindow} bytes (each
+ * at most 1 GiB), allocated the first time they are needed. The publisher appends windows one after
+ * another into the current chunk; a window never spans chunks, so when one does not fit the rest of
+ * the current chunk the publisher moves to the next chunk in the ring, first evicting every window
+ * that chunk held (they are the oldest). The {@link WindowIndex} maps window number → SCN, chunk,
+ * offset, length, partitions and schema; it is a ring too, and evicts the oldest window when full.
+ *
+ * <h2>Thread-safety</h2>
+ *
+ * <p>One publisher thread calls {@link #append}; any number of reader threads use {@link
+ * BufferCursor}s. Readers never block the publisher and the publisher never waits for readers.
+ * Publication is atomic: the window's bytes and index slot are written first, then the volatile
+ * high-water mark {@code published}; a reader reads the mark first and never looks past it. Eviction
+ * is a seqlock: the publisher moves the volatile {@code oldest} mark past the windows it is about to
+ * overwrite (with a full fence) before touching their bytes or slots; a reader copies a window out,
+ * then (after an acquire fence) re-reads {@code oldest}; if the window is no longer retained, the copy
+ * may be torn and the reader is told its position was evicted instead of seeing it.
+ */
+public final class EventBuffer {
+  /** The most a single chunk may hold: direct ByteBuffers are int-indexed. */
+  public static final int MAX_CHUNK_BYTES = 1 << 30;
+
+  private static final int EVENT_SCN = WireFormat.HEADER_SIZE + WireFormat.EVENT_SCN;
+  private static final int EVENT_SCHEMA = WireFormat.HEADER_SIZE + WireFormat.EVENT_SCHEMA_ID;
+  private static final int EVENT_PARTITION = WireFormat.HEADER_SIZE + WireFormat.EVENT_PARTITION;
+
+  private final long capacityBytes;
+  private final int chunkBytes;
+  private final int chunkCount;
+  private final WindowIndex index;
+  private final Waiters waiters = new Waiters();
+
+  // Publisher-only state.
+  private final ByteBuffer[] writerViews;
+  private final long[] chunkEndWindow;
+  private int currentChunk = -1;
+  private int writeOffset;
+  private long lastAppendedScn;
+
+  // Shared state: chunk views are written before any window in them is published.
+  private final ByteBuf[] readerViews;
+  private volatile long published;
+  private volatile long oldest;
+  private volatile long evictedThroughScn;
+  private volatile long processedScn;
+  private volatile long usedBytes;
+  private volatile long eventsPublished;
+  private volatile long windowsEvicted;
+  private volatile int chunksAllocated;
+
+  /**
+   * @param capacityBytes the most memory the buffer's chunks may take
+   * @param maxWindowBytes the largest window (encoded bytes) the buffer accepts; also the chunk size
+   * @param indexWindows how many windows the index holds at most (rounded up to a power of two)
+   * @param floorScn the SCN before the first window this buffer will hold (the fetcher's start): a
+   *     reader asking for anything before it is told it was evicted, never silently skipped
+   */
+  public EventBuffer(long capacityBytes, int maxWindowBytes, int indexWindows, long floorScn) {
+    if (maxWindowBytes < 1024 || maxWindowBytes > MAX_CHUNK_BYTES) {
+      throw new IllegalArgumentException("maxWindow " + maxWindowBytes + " out of range 1KiB..1GiB");
+    }
+    long chunks = capacityBytes / maxWindowBytes;
+    if (chunks < 2 || chunks > 1 << 20) {
+      throw new IllegalArgumentException("capacity " + capacityBytes + " must hold 2 or more windows of maxWindow "
+          + maxWindowBytes + " bytes (it holds " + chunks + ")");
+    }
+    this.capacityBytes = capacityBytes;
+    this.chunkBytes = maxWindowBytes;
+    this.chunkCount = (int) chunks;
+    this.index = new WindowIndex(indexWindows <= 16 ? 16 : Integer.highestOneBit(indexWindows - 1) << 1);
+    this.writerViews = new ByteBuffer[chunkCount];
+    this.readerViews = new ByteBuf[chunkCount];
+    this.chunkEndWindow = new long[chunkCount];
+    this.evictedThroughScn = floorScn;
+    this.processedScn = floorScn;
+    this.lastAppendedScn = floorScn;
+  }
+
+  /**
+   * Appends one window and publishes it: readers see all of it or nothing. Publisher thread only.
+   *
+   * @param scn the window's SCN: above every SCN appended before (unsigned)
+   * @param writer writes the window's EVENT frames and its END_OF_WINDOW frame
+   * @return the window's number
+   * @throws WindowTooLargeException when the window does not fit one chunk
+   * @throws IllegalArgumentException when the SCN does not increase or the frames are not one window
+   */
+  public long append(long scn, WindowWriter writer) {
+    if (Long.compareUnsigned(scn, lastAppendedScn) <= 0) {
+      throw new IllegalArgumentException("SCN " + Long.toUnsignedString(scn) + " does not follow "
+          + Long.toUnsignedString(lastAppendedScn));
+    }
+    if (currentChunk < 0) {
+      enterChunk(0);
+    }
+    ByteBuffer target = writeInto(writer, currentChunk, writeOffset);
+    if (target == null) {
+      if (writeOffset == 0) {
+        throw new WindowTooLargeException(scn, chunkBytes);
+      }
+      enterChunk((currentChunk + 1) % chunkCount);
+      target = writeInto(writer, currentChunk, 0);
+      if (target == null) {
+        throw new WindowTooLargeException(scn, chunkBytes);
+      }
+    }
+    int start = writeOffset;
+    int end = target.position();
+    long summary = summarize(target, start, end, scn);
+    long window = published;
+    if (window - oldest >= index.capacity()) {
+      advanceOldest(window - index.capacity() + 1);
+    }
+    index.put(window, scn, currentChunk, start, end - start, partitionBits, schemaId, (int) summary);
+    chunkEndWindow[currentChunk] = window + 1;
+    writeOffset = end;
+    lastAppendedScn = scn;
+    usedBytes = usedBytes + (end - start);
+    eventsPublished = eventsPublished + (summary & ~WindowIndex.MULTI_SCHEMA & 0xFFFF_FFFFL);
+    published = window + 1;
+    processedScn = scn;
+    waiters.fireAll();
+    return window;
+  }
+
+  /**
+   * Records that the source has been read through {@code scn} although nothing was appended (the
+   * fetch policy dropped the transaction), so heartbeats carry the progress. Publisher thread only.
+   */
+  public void advanceProcessed(long scn) {
+    if (Long.compareUnsigned(scn, processedScn) > 0) {
+      processedScn = scn;
+      waiters.fireAll();
+    }
+  }
+
+  private ByteBuffer writeInto(WindowWriter writer, int chunk, int offset) {
+    ByteBuffer target = writerViews[chunk];
+    target.limit(chunkBytes).position(offset);
+    try {
+      writer.writeTo(target);
+      return target;
+    } catch (BufferOverflowException e) {
+      return null;
+    }
+  }
+
+  private void enterChunk(int chunk) {
+    if (chunkEndWindow[chunk] > oldest) {
+      advanceOldest(chunkEndWindow[chunk]);
+    }
+    if (writerViews[chunk] == null) {
+      ByteBuffer memory = ByteBuffer.allocateDirect(chunkBytes);
+      writerViews[chunk] = memory.duplicate();
+      readerViews[chunk] = Unpooled.wrappedBuffer(memory);
+      chunksAllocated = chunksAllocated + 1;
+    }
+    chunkEndWindow[chunk] = published;
+    currentChunk = chunk;
+    writeOffset = 0;
+  }
+
+  /** Evicts windows below {@code newOldest}: mark first, fence, and only then may their memory be reused. */
+  private void advanceOldest(long newOldest) {
+    long from = oldest;
+    long bytes = 0;
+    for (long w = from; w < newOldest; w++) {
+      bytes += index.length(w);
+    }
+    evictedThroughScn = index.scn(newOldest - 1);
+    usedBytes = usedBytes - bytes;
+    windowsEvicted = windowsEvicted + (newOldest - from);
+    oldest = newOldest;
+    VarHandle.fullFence();
+  }
+
+  // Set by summarize() for append(): publisher-only scratch, avoids an object per window.
+  private long partitionBits;
+  private long schemaId;
+
+  /**
+   * Checks that {@code [start, end)} is EVENT frames of the window's SCN closed by one END_OF_WINDOW
+   * frame, and computes the index summary. Returns the event count with {@link
+   * WindowIndex#MULTI_SCHEMA} or'ed in.
+   */
+  private long summarize(ByteBuffer memory, int start, int end, long scn) {
+    long bits = 0;
+    long schema = 0;
+    boolean multi = false;
+    int events = 0;
+    int pos = start;
+    while (pos < end) {
+      checkHeader(memory, pos, end, scn);
+      int frameLength = WireFormat.HEADER_SIZE + memory.getInt(pos + WireFormat.OFFSET_LENGTH);
+      FrameType type = FrameType.ofCode(memory.get(pos + WireFormat.OFFSET_TYPE));
+      if (type == FrameType.END_OF_WINDOW) {
+        if (pos + frameLength != end || events == 0) {
+          throw new IllegalArgumentException("window " + Long.toUnsignedString(scn)
+              + ": END_OF_WINDOW must close a window of one or more events");
+        }
+        if (memory.getLong(pos + WireFormat.HEADER_SIZE) != scn) {
+          throw new IllegalArgumentException("window " + Long.toUnsignedString(scn) + ": END_OF_WINDOW has another SCN");
+        }
+      } else if (type == FrameType.EVENT) {
+        if (memory.getLong(pos + EVENT_SCN) != scn) {
+          throw new IllegalArgumentException("window " + Long.toUnsignedString(scn) + ": an event has another SCN");
+        }
+        long eventSchema = memory.getLong(pos + EVENT_SCHEMA);
+        if (events == 0) {
+          schema = eventSchema;
+        } else if (eventSchema != schema) {
+          multi = true;
+        }
+        bits |= 1L << (memory.getShort(pos + EVENT_PARTITION) & 63);
+        events++;
+      } else {
+        throw new IllegalArgumentException("window " + Long.toUnsignedString(scn) + ": unexpected " + type
+            + " frame (the buffer holds only EVENT and END_OF_WINDOW frames)");
+      }
+      pos += frameLength;
+    }
+    if (pos != end || events == 0) {
+      throw new IllegalArgumentException("window " + Long.toUnsignedString(scn) + " has no END_OF_WINDOW frame");
+    }
+    partitionBits = bits;
+    schemaId = schema;
+    return events | (multi ? WindowIndex.MULTI_SCHEMA : 0);
+  }
+
+  private static void checkHeader(ByteBuffer memory, int pos, int end, long scn) {
+    if (end - pos < WireFormat.HEADER_SIZE
+        || memory.get(pos) != WireFormat.MAGIC_0
+        || memory.get(pos + 1) != WireFormat.MAGIC_1
+        || memory.get(pos + WireFormat.OFFSET_VERSION) != WireFormat.VERSION) {
+      throw new IllegalArgumentException("window " + Long.toUnsignedString(scn) + ": not a frame at offset " + pos);
+    }
+    int payload = memory.getInt(pos + WireFormat.OFFSET_LENGTH);
+    if (payload < 0 || payload > end - pos - WireFormat.HEADER_SIZE) {
+      throw new IllegalArgumentException("window " + Long.toUnsignedString(scn) + ": frame length past the window");
+    }
+  }
+
+  /**
+   * Calls {@code callback} once, as soon as window number {@code window} is published (or the
+   * processed SCN advances); at once if it already is. The callback runs on the publisher's thread:
+   * it must only hand work to another executor.
+   */
+  public Wakeup awaitWindow(long window, long processedScnSeen, Runnable callback) {
+    Waiters.Waiter waiter = waiters.add(callback);
+    // Re-check after registering: a publish between the reader's check and add() must not be lost.
+    if (published > window || processedScn != processedScnSeen) {
+      waiter.fire();
+    }
+    return waiter;
+  }
+
+  /** A new cursor for one reader (one response or stream); not thread-safe itself. */
+  public BufferCursor cursor(PartitionFilter filter, SchemaFrames schemas) {
+    return new BufferCursor(this, filter, schemas);
+  }
+
+  // ---- reader-side accessors, package-private for BufferCursor ----
+
+  WindowIndex index() {
+    return index;
+  }
+
+  ByteBuf chunk(int chunk) {
+    return readerViews[chunk];
+  }
+
+  long publishedCount() {
+    return published;
+  }
+
+  long oldestWindow() {
+    return oldest;
+  }
+
+  long evictedThroughScnValue() {
+    return evictedThroughScn;
+  }
+
+  // ---- observation (metrics, /v1/sources) ----
+
+  public long capacityBytes() {
+    return capacityBytes;
+  }
+
+  /** Memory taken by the chunks allocated so far. */
+  public long allocatedBytes() {
+    return (long) chunksAllocated * chunkBytes;
+  }
+
+  /** Bytes of the windows currently held. */
+  public long usedBytes() {
+    return usedBytes;
+  }
+
+  public int maxWindowBytes() {
+    return chunkBytes;
+  }
+
+  public long windowsPublished() {
+    return published;
+  }
+
+  public long eventsPublished() {
+    return eventsPublished;
+  }
+
+  public long windowsEvicted() {
+    return windowsEvicted;
+  }
+
+  public long windowsHeld() {
+    return published - oldest;
+  }
+
+  public int waitingReaders() {
+    return waiters.size();
+  }
+
+  /** The newest SCN the relay has processed (published or dropped by policy); the floor before any. */
+  public long processedScn() {
+    return processedScn;
+  }
+
+  /** The SCN of the newest window held, or the floor SCN when none is. */
+  public long newestScn() {
+    while (true) {
+      long p = published;
+      if (p == 0) {
+        return evictedThroughScn;
+      }
+      long scn = index.scn(p - 1);
+      VarHandle.acquireFence();
+      if (oldest < p) {
+        return scn;
+      }
+    }
+  }
+
+  /** The SCN of the oldest window still held, or -1 (as unsigned: none) when the buffer is empty. */
+  public long oldestScn() {
+    while (true) {
+      long o = oldest;
+      if (o >= published) {
+        return -1;
+      }
+      long scn = index.scn(o);
+      VarHandle.acquireFence();
+      if (oldest == o) {
+        return scn;
+      }
+    }
+  }
+
+  /** Every window at or below this SCN has been evicted (or predates the buffer). */
+  public long evictedThroughScn() {
+    return evictedThroughScn;
+  }
+}
