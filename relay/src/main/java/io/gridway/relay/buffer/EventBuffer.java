@@ -271,7 +271,7 @@ public final class EventBuffer {
   }
 
   /** A new cursor for one reader (one response or stream); not thread-safe itself. */
-  public BufferCursor cursor(PartitionFilter filter, SchemaFrames schemas) {
+  public BufferCursor cursor(EventFilter filter, SchemaFrames schemas) {
     return new BufferCursor(this, filter, schemas);
   }
 

@@ -1,0 +1,81 @@
+package io.gridway.relay;
+
+import io.gridway.core.fetch.Fetcher;
+import io.gridway.core.fetch.FetcherStatus;
+import io.gridway.relay.buffer.EventBuffer;
+import io.gridway.relay.http.ServedSource;
+import io.gridway.relay.publish.Publisher;
+import io.gridway.relay.publish.SchemaRegistry;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One source served by this process: its fetcher, publisher, buffer and schemas, as the HTTP API
+ * sees them. Thread-safe (every part is).
+ */
+final class LocalSource implements ServedSource {
+  private final String id;
+  private final int partitions;
+  private final EventBuffer buffer;
+  private final SchemaRegistry schemas;
+  private final Publisher publisher;
+  private final Fetcher fetcher;
+  private final Clock clock;
+
+  LocalSource(SourceConfig config, EventBuffer buffer, SchemaRegistry schemas, Publisher publisher, Fetcher fetcher, Clock clock) {
+    this.id = config.id();
+    this.partitions = config.partitions();
+    this.buffer = buffer;
+    this.schemas = schemas;
+    this.publisher = publisher;
+    this.fetcher = fetcher;
+    this.clock = clock;
+  }
+
+  @Override
+  public String id() {
+    return id;
+  }
+
+  @Override
+  public EventBuffer buffer() {
+    return buffer;
+  }
+
+  @Override
+  public SchemaRegistry schemas() {
+    return schemas;
+  }
+
+  @Override
+  public boolean servesPartition(int partition) {
+    return partition >= 0 && partition < partitions;
+  }
+
+  @Override
+  public String partitionsDescription() {
+    return partitions == 1 ? "0" : "0-" + (partitions - 1);
+  }
+
+  @Override
+  public boolean ready() {
+    FetcherStatus.State state = fetcher.status().state();
+    return publisher.failure() == null && (state == FetcherStatus.State.RUNNING || state == FetcherStatus.State.RECONNECTING);
+  }
+
+  @Override
+  public Map<String, Object> status() {
+    FetcherStatus status = fetcher.status();
+    Map<String, Object> fetch = new LinkedHashMap<>();
+    fetch.put("state", status.state().name());
+    fetch.put("position", publisher.position() == null ? null : publisher.position().toString());
+    fetch.put("detail", publisher.failure() != null ? publisher.failure().getMessage() : status.detail());
+    long commit = publisher.lastCommitTimeMicros();
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("fetch", fetch);
+    json.put("lagMillis", commit == 0 ? null : Math.max(0, clock.millis() - TimeUnit.MICROSECONDS.toMillis(commit)));
+    return json;
+  }
+}

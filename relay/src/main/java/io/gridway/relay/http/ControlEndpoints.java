@@ -1,0 +1,135 @@
+package io.gridway.relay.http;
+
+import io.gridway.core.schema.Column;
+import io.gridway.core.schema.TableSchema;
+import io.gridway.relay.buffer.EventBuffer;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The JSON and text endpoints: {@code /v1/sources}, {@code /v1/schemas/{id}}, {@code /health},
+ * {@code /metrics}. Stateless beyond {@link ApiState}; thread-safe.
+ */
+final class ControlEndpoints {
+  private final ApiState state;
+
+  ControlEndpoints(ApiState state) {
+    this.state = state;
+  }
+
+  void sources(ChannelHandlerContext ctx, boolean keepAlive) {
+    List<Map<String, Object>> list = new ArrayList<>();
+    for (ServedSource source : state.sources.values()) {
+      Map<String, Object> json = new LinkedHashMap<>();
+      json.put("source", source.id());
+      json.put("ready", source.ready());
+      json.put("partitions", source.partitionsDescription());
+      json.put("buffer", buffer(source.buffer()));
+      json.putAll(source.status());
+      list.add(json);
+    }
+    state.responded("sources", 200);
+    Responses.json(ctx, keepAlive, HttpResponseStatus.OK, Map.of("sources", list));
+  }
+
+  private static Map<String, Object> buffer(EventBuffer buffer) {
+    Map<String, Object> json = new LinkedHashMap<>();
+    long oldest = buffer.oldestScn();
+    json.put("oldestScn", oldest == -1 ? null : Long.toUnsignedString(oldest));
+    json.put("newestScn", Long.toUnsignedString(buffer.newestScn()));
+    json.put("processedScn", Long.toUnsignedString(buffer.processedScn()));
+    json.put("evictedThroughScn", Long.toUnsignedString(buffer.evictedThroughScn()));
+    json.put("windows", buffer.windowsHeld());
+    json.put("usedBytes", buffer.usedBytes());
+    json.put("allocatedBytes", buffer.allocatedBytes());
+    json.put("capacityBytes", buffer.capacityBytes());
+    json.put("maxWindowBytes", buffer.maxWindowBytes());
+    json.put("windowsPublished", buffer.windowsPublished());
+    json.put("eventsPublished", buffer.eventsPublished());
+    json.put("windowsEvicted", buffer.windowsEvicted());
+    return json;
+  }
+
+  void schema(ChannelHandlerContext ctx, FullHttpRequest request, String idText, boolean keepAlive) {
+    long id;
+    try {
+      id = idText.startsWith("0x") ? Long.parseUnsignedLong(idText.substring(2), 16) : Long.parseUnsignedLong(idText);
+    } catch (NumberFormatException e) {
+      state.responded("schemas", 400);
+      Responses.problem(ctx, keepAlive, Problem.badParameter("id",
+          "a schema id is an unsigned decimal or 0x-prefixed hex 64-bit number, not '" + EventsQuery.printable(idText) + "'"),
+          request.uri().length() > 200 ? "/v1/schemas" : request.uri());
+      return;
+    }
+    for (ServedSource source : state.sources.values()) {
+      TableSchema schema = source.schemas().schema(id);
+      if (schema != null) {
+        state.responded("schemas", 200);
+        String accept = request.headers().get(HttpHeaderNames.ACCEPT, "");
+        if (accept.contains(Responses.FRAMES)) {
+          Responses.send(ctx, keepAlive, Responses.full(HttpResponseStatus.OK, Responses.FRAMES,
+              Unpooled.wrappedBuffer(source.schemas().frame(id))));
+        } else {
+          Responses.json(ctx, keepAlive, HttpResponseStatus.OK, schemaJson(schema));
+        }
+        return;
+      }
+    }
+    state.responded("schemas", 404);
+    Responses.problem(ctx, keepAlive, Problem.unknownSchema(idText), "/v1/schemas/" + EventsQuery.printable(idText));
+  }
+
+  private static Map<String, Object> schemaJson(TableSchema schema) {
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("id", Long.toUnsignedString(schema.id()));
+    json.put("idHex", "0x" + Long.toHexString(schema.id()));
+    json.put("source", schema.source());
+    json.put("database", schema.database());
+    json.put("table", schema.table());
+    List<Map<String, Object>> columns = new ArrayList<>();
+    for (Column c : schema.columns()) {
+      Map<String, Object> column = new LinkedHashMap<>();
+      column.put("name", c.name());
+      column.put("type", c.type().name());
+      column.put("unsigned", c.unsigned());
+      column.put("nullable", c.nullable());
+      column.put("length", c.length());
+      column.put("precision", c.precision());
+      column.put("scale", c.scale());
+      column.put("charset", c.charset());
+      column.put("members", c.members());
+      columns.add(column);
+    }
+    json.put("columns", columns);
+    json.put("primaryKey", schema.primaryKey());
+    return json;
+  }
+
+  void health(ChannelHandlerContext ctx, boolean keepAlive) {
+    Map<String, Object> sources = new LinkedHashMap<>();
+    boolean up = !state.shuttingDown;
+    for (ServedSource source : state.sources.values()) {
+      sources.put(source.id(), source.ready() ? "UP" : "DOWN");
+      up &= source.ready();
+    }
+    String status = state.shuttingDown ? "STOPPING" : up ? "UP" : "DOWN";
+    HttpResponseStatus code = up ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE;
+    state.responded("health", code.code());
+    Responses.json(ctx, keepAlive, code, Map.of("status", status, "sources", sources));
+  }
+
+  void metrics(ChannelHandlerContext ctx, boolean keepAlive) {
+    byte[] text = state.metrics.scrape().getBytes(StandardCharsets.UTF_8);
+    state.responded("metrics", 200);
+    Responses.send(ctx, keepAlive, Responses.full(HttpResponseStatus.OK, "text/plain; version=0.0.4; charset=utf-8",
+        Unpooled.wrappedBuffer(text)));
+  }
+}

@@ -1,0 +1,144 @@
+package io.gridway.relay.http;
+
+import io.gridway.relay.buffer.EventFilter;
+import io.gridway.relay.buffer.PartitionFilter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The validated parameters of {@code GET /v1/sources/{source}/events}. Every parameter is checked
+ * here, once, and a bad one becomes a 400 problem naming it; nothing past this class sees raw text.
+ *
+ * @param since deliver windows above this SCN (unsigned)
+ * @param filter which events
+ * @param maxBytes the most bytes of frames per response (per write in stream mode)
+ * @param waitMs how long a long-poll waits for data; in stream mode, the heartbeat interval
+ * @param stream whether the response is a never-ending stream
+ */
+record EventsQuery(long since, EventFilter filter, int maxBytes, long waitMs, boolean stream) {
+  private static final Set<String> KNOWN = Set.of("since", "partitions", "maxBytes", "waitMs", "stream");
+  private static final int MAX_DIGITS = 20;
+
+  /** Parses the decoded query parameters against a source and the server's limits. */
+  static EventsQuery parse(Map<String, List<String>> parameters, ServedSource source, HttpConfig config) {
+    for (Map.Entry<String, List<String>> p : parameters.entrySet()) {
+      if (!KNOWN.contains(p.getKey())) {
+        throw new Problem.Failure(Problem.badParameter(printable(p.getKey()),
+            "unknown parameter (known: since, partitions, maxBytes, waitMs, stream)"));
+      }
+      if (p.getValue().size() != 1) {
+        throw new Problem.Failure(Problem.badParameter(p.getKey(), "given " + p.getValue().size() + " times"));
+      }
+    }
+    HttpConfig.Limits limits = config.limits();
+    boolean stream = parseBoolean(one(parameters, "stream"), "stream");
+    long since = parseUnsigned(one(parameters, "since"), "since", 0);
+    long maxBytes = parseRange(one(parameters, "maxBytes"), "maxBytes", limits.defaultResponseBytes().bytes(),
+        1, limits.maxResponseBytes().bytes());
+    long defaultWait = stream ? config.stream().heartbeat().toMillis() : Math.min(10_000, limits.maxWait().toMillis());
+    long minWait = stream ? 10 : 0;
+    long waitMs = parseRange(one(parameters, "waitMs"), "waitMs", defaultWait, minWait, limits.maxWait().toMillis());
+    EventFilter filter = parsePartitions(one(parameters, "partitions"), source);
+    return new EventsQuery(since, filter, (int) maxBytes, waitMs, stream);
+  }
+
+  private static String one(Map<String, List<String>> parameters, String name) {
+    List<String> values = parameters.get(name);
+    return values == null ? null : values.get(0);
+  }
+
+  private static boolean parseBoolean(String text, String name) {
+    if (text == null || text.equals("false")) {
+      return false;
+    }
+    if (text.equals("true")) {
+      return true;
+    }
+    throw new Problem.Failure(Problem.badParameter(name, "must be true or false, not '" + printable(text) + "'"));
+  }
+
+  private static long parseUnsigned(String text, String name, long absent) {
+    if (text == null) {
+      return absent;
+    }
+    if (text.isEmpty() || text.length() > MAX_DIGITS || !digits(text)) {
+      throw new Problem.Failure(Problem.badParameter(name, "must be an unsigned decimal number, not '" + printable(text) + "'"));
+    }
+    try {
+      return Long.parseUnsignedLong(text);
+    } catch (NumberFormatException e) {
+      throw new Problem.Failure(Problem.badParameter(name, "must be at most 18446744073709551615, not " + text));
+    }
+  }
+
+  private static long parseRange(String text, String name, long absent, long min, long max) {
+    if (text == null) {
+      return absent;
+    }
+    if (text.isEmpty() || text.length() > MAX_DIGITS || !digits(text)) {
+      throw new Problem.Failure(Problem.badParameter(name, "must be a whole number " + min + ".." + max + ", not '" + printable(text) + "'"));
+    }
+    long value;
+    try {
+      value = Long.parseLong(text);
+    } catch (NumberFormatException e) {
+      value = Long.MAX_VALUE;
+    }
+    if (value < min || value > max) {
+      throw new Problem.Failure(Problem.badParameter(name, "must be " + min + ".." + max + ", not " + text));
+    }
+    return value;
+  }
+
+  private static EventFilter parsePartitions(String text, ServedSource source) {
+    if (text == null) {
+      return PartitionFilter.all();
+    }
+    if (text.isEmpty()) {
+      throw new Problem.Failure(Problem.badParameter("partitions", "is empty (omit it for every partition)"));
+    }
+    String[] parts = text.split(",", -1);
+    if (parts.length > 65536) {
+      throw new Problem.Failure(Problem.badParameter("partitions", "lists more than 65536 partitions"));
+    }
+    List<Integer> ids = new ArrayList<>(parts.length);
+    for (String part : parts) {
+      if (part.isEmpty() || part.length() > 5 || !digits(part)) {
+        throw new Problem.Failure(Problem.badParameter("partitions",
+            "must be comma-separated partition numbers 0..65535, not '" + printable(part) + "'"));
+      }
+      int id = Integer.parseInt(part);
+      if (id > 0xFFFF) {
+        throw new Problem.Failure(Problem.badParameter("partitions", "partition " + id + " is out of range 0..65535"));
+      }
+      if (!source.servesPartition(id)) {
+        throw new Problem.Failure(Problem.unknownPartition("source '" + source.id() + "' has no partition " + id
+            + " here (this relay serves " + source.partitionsDescription() + ")"));
+      }
+      ids.add(id);
+    }
+    return PartitionFilter.of(ids);
+  }
+
+  private static boolean digits(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c < '0' || c > '9') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The text, cut to 64 characters with control characters replaced, fit to echo in a problem document. */
+  static String printable(String text) {
+    StringBuilder out = new StringBuilder(Math.min(text.length(), 64));
+    for (int i = 0; i < text.length() && i < 64; i++) {
+      char c = text.charAt(i);
+      out.append(c < 0x20 || c == 0x7F ? '?' : c);
+    }
+    return text.length() > 64 ? out.append('…').toString() : out.toString();
+  }
+}

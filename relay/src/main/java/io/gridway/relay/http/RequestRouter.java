@@ -1,0 +1,181 @@
+package io.gridway.relay.http;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Routes one connection's requests to the endpoints, turns malformed requests into problem
+ * documents, and enforces the request limits. One instance per connection; confined to its event
+ * loop. While an events response is in flight the connection reads no further request (so
+ * pipelined requests are answered in order and cannot pile up).
+ */
+final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
+  private static final Logger LOG = LoggerFactory.getLogger(RequestRouter.class);
+  private static final String SOURCES = "/v1/sources";
+  private static final String SCHEMAS = "/v1/schemas/";
+
+  private final ApiState state;
+  private final ControlEndpoints control;
+  private EventsResponse active;
+
+  RequestRouter(ApiState state, ControlEndpoints control) {
+    this.state = state;
+    this.control = control;
+  }
+
+  @Override
+  protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+    if (request.decoderResult().isFailure()) {
+      malformed(ctx, request.decoderResult().cause());
+      return;
+    }
+    boolean keepAlive = HttpUtil.isKeepAlive(request);
+    String path;
+    Map<String, List<String>> parameters;
+    try {
+      QueryStringDecoder decoder = new QueryStringDecoder(request.uri());
+      path = decoder.path();
+      parameters = decoder.parameters();
+    } catch (IllegalArgumentException e) {
+      state.responded("invalid", 400);
+      Responses.problem(ctx, keepAlive, Problem.badRequest("the request URI cannot be decoded: " + e.getMessage()), "/");
+      return;
+    }
+    if (!request.method().equals(HttpMethod.GET)) {
+      state.responded("invalid", 405);
+      Responses.problem(ctx, keepAlive, Problem.methodNotAllowed(request.method().name()), path);
+      return;
+    }
+    if (path.equals("/health")) {
+      control.health(ctx, keepAlive);
+    } else if (path.equals("/metrics")) {
+      control.metrics(ctx, keepAlive);
+    } else if (path.equals(SOURCES) || path.equals(SOURCES + "/")) {
+      control.sources(ctx, keepAlive);
+    } else if (path.startsWith(SOURCES + "/") && path.endsWith("/events")) {
+      events(ctx, request, path, parameters, keepAlive);
+    } else if (path.startsWith(SCHEMAS) && path.indexOf('/', SCHEMAS.length()) < 0) {
+      control.schema(ctx, request, path.substring(SCHEMAS.length()), keepAlive);
+    } else {
+      state.responded("unknown", 404);
+      Responses.problem(ctx, keepAlive, Problem.notFound(EventsQuery.printable(path)), EventsQuery.printable(path));
+    }
+  }
+
+  private void events(ChannelHandlerContext ctx, FullHttpRequest request, String path,
+      Map<String, List<String>> parameters, boolean keepAlive) {
+    String sourceId = path.substring(SOURCES.length() + 1, path.length() - "/events".length());
+    ServedSource source = state.sources.get(sourceId);
+    String instance = EventsQuery.printable(path);
+    if (source == null) {
+      reject(ctx, keepAlive, Problem.unknownSource(EventsQuery.printable(sourceId)), instance);
+      return;
+    }
+    EventsQuery query;
+    try {
+      query = EventsQuery.parse(parameters, source, state.config);
+    } catch (Problem.Failure failure) {
+      reject(ctx, keepAlive, failure.problem(), instance);
+      return;
+    }
+    if (state.shuttingDown) {
+      reject(ctx, keepAlive, Problem.shuttingDown(), instance);
+      return;
+    }
+    if (!source.ready()) {
+      reject(ctx, keepAlive, Problem.notReady("source '" + source.id() + "' is not being read: " + source.status().get("fetch")), instance);
+      return;
+    }
+    HttpConfig.Limits limits = state.config.limits();
+    if (state.requests.incrementAndGet() > limits.maxRequests()) {
+      state.requests.decrementAndGet();
+      reject(ctx, keepAlive, Problem.tooManyRequests("event requests", limits.maxRequests()), instance);
+      return;
+    }
+    if (query.stream() && state.streams.incrementAndGet() > limits.maxStreams()) {
+      state.streams.decrementAndGet();
+      state.requests.decrementAndGet();
+      reject(ctx, keepAlive, Problem.tooManyRequests("streams", limits.maxStreams()), instance);
+      return;
+    }
+    RequestInfo info = new RequestInfo(instance, keepAlive,
+        ContentCoding.negotiate(request.headers().get(HttpHeaderNames.ACCEPT_ENCODING)));
+    ctx.channel().config().setAutoRead(false);
+    boolean stream = query.stream();
+    EventsResponse[] self = new EventsResponse[1];
+    Runnable onDone = () -> {
+      state.ended(self[0]);
+      state.requests.decrementAndGet();
+      if (stream) {
+        state.streams.decrementAndGet();
+      }
+      active = null;
+      ctx.channel().config().setAutoRead(true);
+    };
+    EventsResponse response = stream
+        ? new EventStream(ctx, source, query, info, state, onDone)
+        : new LongPollResponse(ctx, source, query, info, state, onDone);
+    self[0] = response;
+    active = response;
+    state.started(response);
+    response.start();
+  }
+
+  private void reject(ChannelHandlerContext ctx, boolean keepAlive, Problem problem, String instance) {
+    state.responded("events", problem.status().code());
+    Responses.problem(ctx, keepAlive, problem, instance);
+  }
+
+  private void malformed(ChannelHandlerContext ctx, Throwable cause) {
+    Problem problem;
+    if (cause instanceof TooLongHttpHeaderException) {
+      problem = Problem.headersTooLarge("request headers exceed the relay's limit of 8 KiB");
+    } else if (cause instanceof TooLongHttpLineException) {
+      problem = Problem.uriTooLong("the request line exceeds the relay's limit of 4 KiB");
+    } else if (cause instanceof TooLongFrameException) {
+      problem = Problem.headersTooLarge(String.valueOf(cause.getMessage()));
+    } else {
+      problem = Problem.badRequest("malformed HTTP request: " + EventsQuery.printable(String.valueOf(cause.getMessage())));
+    }
+    state.responded("invalid", problem.status().code());
+    Responses.problem(ctx, false, problem, "/");
+  }
+
+  @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+    if (active != null) {
+      active.writabilityChanged();
+    }
+    ctx.fireChannelWritabilityChanged();
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    if (active != null) {
+      active.abort();
+    }
+    ctx.fireChannelInactive();
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    // Connection resets and the like: common, and nothing the relay can act on.
+    LOG.debug("closing connection {} after {}", ctx.channel().remoteAddress(), cause.toString());
+    if (active != null) {
+      active.abort();
+    }
+    ctx.close();
+  }
+}

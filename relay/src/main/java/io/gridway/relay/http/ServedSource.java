@@ -1,0 +1,30 @@
+package io.gridway.relay.http;
+
+import io.gridway.relay.buffer.EventBuffer;
+import io.gridway.relay.publish.SchemaRegistry;
+import java.util.Map;
+
+/**
+ * One source as the HTTP API sees it: its buffer, its schemas, the partitions it serves and its
+ * state. Implemented by the relay's composition root; thread-safe.
+ */
+public interface ServedSource {
+  /** The source id of the URL path. */
+  String id();
+
+  EventBuffer buffer();
+
+  SchemaRegistry schemas();
+
+  /** Whether this relay serves a partition (readers asking for another one get 400). */
+  boolean servesPartition(int partition);
+
+  /** The partitions served, for /v1/sources (for example "0-7"). */
+  String partitionsDescription();
+
+  /** Whether readers can be served: the fetcher runs (503 otherwise). */
+  boolean ready();
+
+  /** Fetcher state, position and lag for /v1/sources, as JSON-ready values. */
+  Map<String, Object> status();
+}
