@@ -43,7 +43,7 @@ enum ContentCoding {
     double[] weights = new double[values().length];
     double star = -1;
     for (String part : acceptEncoding.split(",")) {
-      String[] pieces = part.split(";");
+      String[] pieces = part.split(";", -1);
       String name = pieces[0].trim().toLowerCase(Locale.ROOT);
       double q = 1;
       for (int i = 1; i < pieces.length; i++) {

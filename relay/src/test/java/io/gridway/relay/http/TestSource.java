@@ -1,0 +1,56 @@
+package io.gridway.relay.http;
+
+import io.gridway.relay.buffer.EventBuffer;
+import io.gridway.relay.publish.SchemaRegistry;
+import java.util.Map;
+
+/** A served source for HTTP tests: partitions 0..n-1, readiness switchable. */
+final class TestSource implements ServedSource {
+  private final String id;
+  private final EventBuffer buffer;
+  private final SchemaRegistry schemas;
+  private final int partitions;
+  volatile boolean ready = true;
+
+  TestSource(String id, EventBuffer buffer, SchemaRegistry schemas, int partitions) {
+    this.id = id;
+    this.buffer = buffer;
+    this.schemas = schemas;
+    this.partitions = partitions;
+  }
+
+  @Override
+  public String id() {
+    return id;
+  }
+
+  @Override
+  public EventBuffer buffer() {
+    return buffer;
+  }
+
+  @Override
+  public SchemaRegistry schemas() {
+    return schemas;
+  }
+
+  @Override
+  public boolean servesPartition(int partition) {
+    return partition >= 0 && partition < partitions;
+  }
+
+  @Override
+  public String partitionsDescription() {
+    return "0-" + (partitions - 1);
+  }
+
+  @Override
+  public boolean ready() {
+    return ready;
+  }
+
+  @Override
+  public Map<String, Object> status() {
+    return Map.of("fetch", Map.of("state", ready ? "RUNNING" : "FAILED"));
+  }
+}
