@@ -1,0 +1,220 @@
+package io.gridway.consumer;
+
+import io.gridway.consumer.partition.Partitioner;
+import io.gridway.core.event.Operation;
+import io.gridway.core.wire.WireFormat;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns one partition's stream of windows into batches: whole transactions, closed at {@code
+ * batch.maxEvents}, {@code batch.maxBytes} or {@code batch.maxWait} after the first window, whichever
+ * comes first (a single window larger than a limit goes alone, whole). Each batch is split into K parts
+ * by the {@link Partitioner}, registered with the {@link Committer} (which bounds the pipeline to {@code
+ * maxInFlight} batches and commits them in order) and handed to the {@link MicroBatchLanes}.
+ *
+ * <p>After a restart, the parts of windows at or below a micro-partition's own progress are skipped: that
+ * micro-partition applied them before the restart (see the Partitioner contract).
+ *
+ * <p>Windows with TRUNCATE or SCHEMA_CHANGE events act on a whole table: with K &gt; 1 they are applied
+ * alone, after every earlier batch committed and before any later one starts, so parallel parts can never
+ * overtake them.
+ *
+ * <p>Runs on its own thread ({@link #run}); a failure stored in the committer stops it.
+ */
+final class Dispatcher implements Runnable {
+  private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
+  private static final long POLL_MILLIS = 100;
+
+  private final int partition;
+  private final ConsumerConfig.Batch limits;
+  private final Partitioner partitioner;
+  private final long[] skipUpTo;
+  private final PartitionBuffer buffer;
+  private final Committer committer;
+  private final MicroBatchLanes lanes;
+  private final PartitionMetrics metrics;
+  private volatile boolean stopping;
+  private WindowData carry;
+  private long sequence;
+
+  Dispatcher(DispatchSetup setup, PartitionBuffer buffer, Committer committer, MicroBatchLanes lanes,
+      PartitionMetrics metrics) {
+    this.partition = setup.partition();
+    this.limits = setup.limits();
+    this.partitioner = setup.partitioner();
+    this.skipUpTo = setup.microProgress().clone();
+    this.buffer = buffer;
+    this.committer = committer;
+    this.lanes = lanes;
+    this.metrics = metrics;
+  }
+
+  /** What the dispatcher of one partition needs to know. */
+  record DispatchSetup(int partition, ConsumerConfig.Batch limits, Partitioner partitioner, long[] microProgress) {}
+
+  void stop() {
+    stopping = true;
+  }
+
+  @Override
+  public void run() {
+    try {
+      while (!stopping && committer.failure() == null) {
+        if (!committer.awaitSlot(POLL_MILLIS, TimeUnit.MILLISECONDS)) {
+          continue;
+        }
+        List<WindowData> windows = collect();
+        if (windows.isEmpty()) {
+          continue;
+        }
+        if (lanes.count() > 1 && isBarrier(windows)) {
+          if (!committer.awaitIdle(Long.MAX_VALUE, TimeUnit.NANOSECONDS)) {
+            break;
+          }
+          submit(windows);
+          committer.awaitIdle(Long.MAX_VALUE, TimeUnit.NANOSECONDS);
+        } else {
+          submit(windows);
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException | Error e) {
+      // A bug of ours, not the handler's: stored like any failure, so whoever polls the partition sees it.
+      LOG.error("partition {}: dispatcher failed", partition, e);
+      committer.fail(e);
+    }
+  }
+
+  /** The next batch's windows: empty when nothing arrived for a while or the partition is stopping. */
+  private List<WindowData> collect() throws InterruptedException {
+    WindowData first = carry != null ? carry : buffer.poll(POLL_MILLIS, TimeUnit.MILLISECONDS);
+    carry = null;
+    List<WindowData> windows = new ArrayList<>();
+    if (first == null || stopping) {
+      return windows;
+    }
+    windows.add(first);
+    if (lanes.count() > 1 && hasTableWideEvent(first)) {
+      return windows; // a barrier window goes alone
+    }
+    long events = first.eventCount();
+    long bytes = first.byteSize();
+    long deadline = System.nanoTime() + limits.maxWait().toNanos();
+    while (events < limits.maxEvents() && bytes < limits.maxBytes().bytes() && !stopping) {
+      WindowData next = buffer.pollNow();
+      if (next == null) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          break;
+        }
+        next = buffer.poll(left, TimeUnit.NANOSECONDS);
+        if (next == null) {
+          break;
+        }
+      }
+      boolean tooBig = events + next.eventCount() > limits.maxEvents() || bytes + next.byteSize() > limits.maxBytes().bytes();
+      if ((tooBig && !next.isHeartbeat()) || (lanes.count() > 1 && hasTableWideEvent(next))) {
+        carry = next;
+        break;
+      }
+      windows.add(next);
+      events += next.eventCount();
+      bytes += next.byteSize();
+    }
+    return windows;
+  }
+
+  private void submit(List<WindowData> windows) {
+    int k = lanes.count();
+    long firstScn = windows.get(0).scn();
+    long lastScn = windows.get(windows.size() - 1).scn();
+    long bytes = 0;
+    int events = 0;
+    long newestCommit = 0;
+    List<List<Window>> parts = new ArrayList<>(k);
+    for (int m = 0; m < k; m++) {
+      parts.add(new ArrayList<>());
+    }
+    int[] assignment = new int[16];
+    for (WindowData data : windows) {
+      bytes += data.byteSize();
+      if (data.isHeartbeat()) {
+        continue;
+      }
+      events += data.eventCount();
+      newestCommit = Math.max(newestCommit, data.commitTimeMicros());
+      if (k == 1) {
+        if (Long.compareUnsigned(data.scn(), skipUpTo[0]) > 0) {
+          parts.get(0).add(Window.whole(data));
+        }
+        continue;
+      }
+      Window whole = Window.whole(data);
+      if (assignment.length < data.eventCount()) {
+        assignment = new int[Math.max(data.eventCount(), assignment.length * 2)];
+      }
+      partitioner.assign(whole, k, assignment);
+      split(data, assignment, parts);
+    }
+    metrics.batch(events, bytes);
+    List<Integer> busy = new ArrayList<>(k);
+    for (int m = 0; m < k; m++) {
+      if (!parts.get(m).isEmpty()) {
+        busy.add(m);
+      }
+    }
+    long seq = sequence++;
+    InFlightBatch entry = committer.register(seq, lastScn, bytes, events, newestCommit, busy.size());
+    for (int m : busy) {
+      lanes.submit(m, entry, new Batch(seq, partition, k == 1 ? -1 : m, parts.get(m), firstScn, lastScn));
+    }
+  }
+
+  private void split(WindowData data, int[] assignment, List<List<Window>> parts) {
+    int k = parts.size();
+    int[] counts = new int[k];
+    for (int i = 0; i < data.eventCount(); i++) {
+      int m = assignment[i];
+      if (m < 0 || m >= k) {
+        throw new IllegalStateException("partitioner assigned micro-partition " + m + " outside 0.." + (k - 1));
+      }
+      counts[m]++;
+    }
+    int[][] indexes = new int[k][];
+    for (int m = 0; m < k; m++) {
+      indexes[m] = new int[counts[m]];
+      counts[m] = 0;
+    }
+    for (int i = 0; i < data.eventCount(); i++) {
+      int m = assignment[i];
+      indexes[m][counts[m]++] = i;
+    }
+    for (int m = 0; m < k; m++) {
+      boolean alreadyApplied = Long.compareUnsigned(data.scn(), skipUpTo[m]) <= 0;
+      if (indexes[m].length > 0 && !alreadyApplied) {
+        parts.get(m).add(new Window(data, indexes[m]));
+      }
+    }
+  }
+
+  private static boolean isBarrier(List<WindowData> windows) {
+    return windows.size() == 1 && hasTableWideEvent(windows.get(0));
+  }
+
+  /** TRUNCATE or SCHEMA_CHANGE, read from the operation byte at its fixed offset without decoding. */
+  static boolean hasTableWideEvent(WindowData data) {
+    byte[] frames = data.frames();
+    for (int i = 0; i < data.eventCount(); i++) {
+      int op = frames[data.eventOffset(i) + WireFormat.HEADER_SIZE + WireFormat.EVENT_OP];
+      if (op == Operation.TRUNCATE.code() || op == Operation.SCHEMA_CHANGE.code()) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,47 @@
+package io.gridway.consumer;
+
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.QueryStringEncoder;
+import java.net.URI;
+
+/** Builds {@code GET /v1/sources/{source}/events} requests (DESIGN §4). Stateless. */
+final class EventsRequest {
+  private EventsRequest() {}
+
+  static String uri(URI relay, Puller.PullTarget target, long since) {
+    String base = relay.getRawPath() == null || relay.getRawPath().equals("/") ? "" : stripSlash(relay.getRawPath());
+    QueryStringEncoder query = new QueryStringEncoder(base + "/v1/sources/"
+        + java.net.URLEncoder.encode(target.source(), java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20") + "/events");
+    query.addParam("since", Long.toUnsignedString(since));
+    query.addParam("partitions", Integer.toString(target.partition()));
+    query.addParam("maxBytes", Long.toString(Math.min(Integer.MAX_VALUE, target.pull().maxBytes().bytes())));
+    query.addParam("waitMs", Long.toString(target.pull().waitTime().toMillis()));
+    if (target.pull().mode() == ConsumerConfig.Mode.STREAM) {
+      query.addParam("stream", "true");
+    }
+    return query.toString();
+  }
+
+  static FullHttpRequest create(URI relay, Puller.PullTarget target, long since) {
+    FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, uri(relay, target, since));
+    request.headers()
+        .set(HttpHeaderNames.HOST, relay.getHost() + (relay.getPort() < 0 ? "" : ":" + relay.getPort()))
+        .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE)
+        .set(HttpHeaderNames.ACCEPT, "application/x-gridway-frames, application/problem+json")
+        .set(HttpHeaderNames.CONTENT_LENGTH, 0);
+    String coding = target.pull().compression();
+    if (!coding.equals("none")) {
+      request.headers().set(HttpHeaderNames.ACCEPT_ENCODING, coding);
+    }
+    return request;
+  }
+
+  private static String stripSlash(String path) {
+    return path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+  }
+}

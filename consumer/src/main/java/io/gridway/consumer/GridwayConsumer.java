@@ -1,0 +1,287 @@
+package io.gridway.consumer;
+
+import io.gridway.consumer.partition.Partitioner;
+import io.gridway.consumer.partition.Partitioners;
+import io.gridway.core.checkpoint.CheckpointStore;
+import io.gridway.core.event.Scn;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A Gridway consumer: pulls partitions of one relay source and applies them, in order, through a {@link
+ * BatchHandler}, recording checkpoints in a {@link CheckpointStore}.
+ *
+ * <pre>{@code
+ * GridwayConsumer consumer = GridwayConsumer.builder(ConsumerConfig.of("orders", List.of(URI.create("http://relay:8080"))))
+ *     .checkpointStore(new FileCheckpointStore(Path.of("checkpoints")))
+ *     .handler(batch -> target.apply(batch))
+ *     .build();
+ * consumer.start();              // the partitions of the config, from their checkpoints
+ * consumer.startPartition(7);    // more, at any time
+ * consumer.stop();
+ * }</pre>
+ *
+ * <p>Each partition is pulled, batched, applied and checkpointed independently. {@link #startPartition}
+ * and {@link #stopPartition} may be called at any time, from any thread, concurrently and repeatedly
+ * (starting a running partition or stopping a stopped one does nothing); calls for one partition are
+ * serialized. A partition that FAILED stays in that state, with its reason, until it is started again.
+ *
+ * <p>Thread-safe.
+ */
+public final class GridwayConsumer implements AutoCloseable {
+  private final ConsumerConfig config;
+  private final PartitionRunner.Shared shared;
+  private final PullerResources pullers;
+  private final ScheduledExecutorService checkpointExecutor;
+  private final Duration drainTimeout;
+  private final ConcurrentHashMap<Integer, ReentrantLock> locks = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<Integer, PartitionRunner> running = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<Integer, PartitionStatus> finished = new ConcurrentHashMap<>();
+  private volatile boolean closed;
+
+  private GridwayConsumer(Builder b) {
+    this.config = b.config;
+    this.pullers = new PullerResources(b.ioThreads, b.random);
+    this.checkpointExecutor = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "gridway-checkpoints");
+      t.setDaemon(true);
+      return t;
+    });
+    this.drainTimeout = b.drainTimeout;
+    Partitioner partitioner = b.partitioner != null ? b.partitioner
+        : Partitioners.named(config.microBatch().partitioner(), config.microBatch().column());
+    this.shared = new PartitionRunner.Shared(config, b.store, b.handler, partitioner, pullers, checkpointExecutor,
+        b.registry, b.clock);
+  }
+
+  public static Builder builder(ConsumerConfig config) {
+    return new Builder(config);
+  }
+
+  /** Starts the partitions listed in the config, each from its stored checkpoint. */
+  public GridwayConsumer start() {
+    for (int p : config.partitions()) {
+      startPartition(p);
+    }
+    return this;
+  }
+
+  /** Starts a partition from its stored checkpoint (from SCN 0 when it has none). No-op if it runs. */
+  public void startPartition(int partition) {
+    start(partition, null);
+  }
+
+  /**
+   * Starts a partition just after the given SCN, whatever the store holds (an operator's reset, or a
+   * checkpoint handed over by a cluster controller). No-op if it runs.
+   */
+  public void startPartition(int partition, Scn checkpoint) {
+    start(partition, Objects.requireNonNull(checkpoint, "checkpoint").value());
+  }
+
+  private void start(int partition, Long scn) {
+    if (partition < 0 || partition > 0xFFFF) {
+      throw new IllegalArgumentException("partitions: " + partition + " out of range 0..65535");
+    }
+    ReentrantLock lock = locks.computeIfAbsent(partition, p -> new ReentrantLock());
+    lock.lock();
+    try {
+      if (closed) {
+        throw new IllegalStateException("the consumer is stopped");
+      }
+      PartitionRunner current = running.get(partition);
+      if (current != null && !current.status().state().equals(PartitionStatus.State.FAILED)) {
+        return;
+      }
+      if (current != null) {
+        stopRunner(current); // a failed partition restarts from its durable checkpoint
+      }
+      PartitionRunner runner = new PartitionRunner(shared, partition, scn);
+      running.put(partition, runner);
+      finished.remove(partition);
+      runner.start();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Stops a partition: stops pulling, lets in-flight batches finish (abandoning them after the drain
+   * timeout), writes the final checkpoint. No-op if it does not run. Blocks until done.
+   */
+  public void stopPartition(int partition) {
+    ReentrantLock lock = locks.computeIfAbsent(partition, p -> new ReentrantLock());
+    lock.lock();
+    try {
+      PartitionRunner runner = running.remove(partition);
+      if (runner != null) {
+        stopRunner(runner);
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void stopRunner(PartitionRunner runner) {
+    try {
+      runner.stop(drainTimeout);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    finished.put(runner.partition(), runner.status());
+  }
+
+  /** The partitions started and not stopped (FAILED ones included). */
+  public Set<Integer> partitions() {
+    return Set.copyOf(running.keySet());
+  }
+
+  /** A partition's status, or null when it was never started. */
+  public PartitionStatus status(int partition) {
+    PartitionRunner runner = running.get(partition);
+    return runner != null ? runner.status() : finished.get(partition);
+  }
+
+  /** Every known partition's status, by partition. */
+  public Map<Integer, PartitionStatus> statuses() {
+    Map<Integer, PartitionStatus> all = new TreeMap<>(finished);
+    running.forEach((p, r) -> all.put(p, r.status()));
+    return all;
+  }
+
+  /** Whether every running partition is healthy (RUNNING, STARTING or RECONNECTING). */
+  public boolean isHealthy() {
+    return running.values().stream().allMatch(r -> r.status().isHealthy());
+  }
+
+  /** Bytes of windows received and not committed, all partitions together: what the buffers bound. */
+  public long bufferedBytes() {
+    return running.values().stream().mapToLong(r -> r.buffer().heldBytes()).sum();
+  }
+
+  /** The most one partition's buffer has held since it started (per partition, the largest). */
+  public long peakBufferedBytes() {
+    return running.values().stream().mapToLong(r -> r.buffer().peakBytes()).max().orElse(0);
+  }
+
+  /** Netty memory the consumer's connections use now (pooled, direct and heap). */
+  public long networkBytes() {
+    return pullers.nettyBytes();
+  }
+
+  /** Stops every partition (see {@link #stopPartition}) and releases threads and connections. */
+  public void stop() {
+    closed = true;
+    for (int p : Set.copyOf(running.keySet())) {
+      stopPartition(p);
+    }
+    pullers.close();
+    checkpointExecutor.shutdown();
+    try {
+      checkpointExecutor.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Override
+  public void close() {
+    stop();
+  }
+
+  /** Builds a consumer. Not thread-safe. */
+  public static final class Builder {
+    private final ConsumerConfig config;
+    private CheckpointStore store;
+    private BatchHandler handler;
+    private Partitioner partitioner;
+    private MeterRegistry registry = new SimpleMeterRegistry();
+    private Clock clock = Clock.systemUTC();
+    private Random random = new Random();
+    private Duration drainTimeout = Duration.ofSeconds(30);
+    private int ioThreads = Math.min(2, Runtime.getRuntime().availableProcessors());
+
+    private Builder(ConsumerConfig config) {
+      this.config = Objects.requireNonNull(config, "config");
+    }
+
+    /** Required: where checkpoints are kept. */
+    public Builder checkpointStore(CheckpointStore checkpointStore) {
+      this.store = Objects.requireNonNull(checkpointStore, "checkpointStore");
+      return this;
+    }
+
+    /** The batch handler (this or {@link #callback} is required). */
+    public Builder handler(BatchHandler batchHandler) {
+      this.handler = Objects.requireNonNull(batchHandler, "handler");
+      return this;
+    }
+
+    /** The per-event callback, instead of a batch handler. */
+    public Builder callback(EventCallback callback) {
+      this.handler = EventCallback.asBatchHandler(Objects.requireNonNull(callback, "callback"));
+      return this;
+    }
+
+    /** A custom micro-batch partitioner, instead of the one the config names. */
+    public Builder partitioner(Partitioner custom) {
+      this.partitioner = Objects.requireNonNull(custom, "partitioner");
+      return this;
+    }
+
+    /** Where meters are registered (default: a private {@code SimpleMeterRegistry}). */
+    public Builder meterRegistry(MeterRegistry meterRegistry) {
+      this.registry = Objects.requireNonNull(meterRegistry, "meterRegistry");
+      return this;
+    }
+
+    /** The wall clock for lag and checkpoint times (tests inject one). */
+    public Builder clock(Clock wallClock) {
+      this.clock = Objects.requireNonNull(wallClock, "clock");
+      return this;
+    }
+
+    /** The random source of backoff jitter (tests inject a seeded one). */
+    public Builder random(Random jitter) {
+      this.random = Objects.requireNonNull(jitter, "random");
+      return this;
+    }
+
+    /** How long a stopping partition lets in-flight batches finish before abandoning them (default 30s). */
+    public Builder drainTimeout(Duration timeout) {
+      this.drainTimeout = Objects.requireNonNull(timeout, "drainTimeout");
+      return this;
+    }
+
+    /** Netty event-loop threads shared by all partitions (default: min(2, cores)). */
+    public Builder ioThreads(int threads) {
+      if (threads < 1) {
+        throw new IllegalArgumentException("ioThreads must be positive");
+      }
+      this.ioThreads = threads;
+      return this;
+    }
+
+    public GridwayConsumer build() {
+      if (store == null) {
+        throw new IllegalStateException("a checkpoint store is required (checkpointStore(...))");
+      }
+      if (handler == null) {
+        throw new IllegalStateException("a handler or callback is required (handler(...) or callback(...))");
+      }
+      return new GridwayConsumer(this);
+    }
+  }
+}

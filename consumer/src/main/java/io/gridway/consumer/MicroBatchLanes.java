@@ -1,0 +1,132 @@
+package io.gridway.consumer;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The K apply lanes of one partition: lane m applies micro-partition m's parts one at a time, in SCN
+ * order, each on its own thread, so different micro-partitions apply in parallel while each keeps its
+ * order. A lane whose part failed for good runs nothing more (its later parts must not apply before the
+ * failed one); the other lanes finish what they hold.
+ *
+ * <p>Each part is retried with backoff up to {@code retry.maxAttempts}; a failure for good is stored in
+ * the {@link Committer}, which rethrows it to the dispatcher, and reported with the batch's SCN range.
+ *
+ * <p>Thread-safe: {@link #submit} is called by the dispatcher thread only.
+ */
+final class MicroBatchLanes {
+  private static final Logger LOG = LoggerFactory.getLogger(MicroBatchLanes.class);
+
+  private final ExecutorService[] lanes;
+  private final BatchHandler handler;
+  private final ConsumerConfig.Retry retry;
+  private final Backoff backoff;
+  private final Committer committer;
+  private final PartitionMetrics metrics;
+  private final PartitionState state;
+  private volatile boolean failed;
+
+  MicroBatchLanes(int count, String threadPrefix, ApplySetup setup, Committer committer, PartitionMetrics metrics,
+      PartitionState state) {
+    this.lanes = new ExecutorService[count];
+    for (int m = 0; m < count; m++) {
+      lanes[m] = Executors.newSingleThreadExecutor(named(threadPrefix + "-apply-" + m));
+    }
+    this.handler = setup.handler();
+    this.retry = setup.retry();
+    this.backoff = new Backoff(retry.backoff(), retry.maxBackoff(), setup.random()::nextDouble);
+    this.committer = committer;
+    this.metrics = metrics;
+    this.state = state;
+  }
+
+  /** The handler and the retry policy of a partition's lanes. */
+  record ApplySetup(BatchHandler handler, ConsumerConfig.Retry retry, java.util.Random random) {}
+
+  private static ThreadFactory named(String name) {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, n.getAndIncrement() == 0 ? name : name + "-" + n.get());
+      t.setDaemon(true);
+      return t;
+    };
+  }
+
+  int count() {
+    return lanes.length;
+  }
+
+  /** Queues micro-partition m's part of a registered batch on lane m. */
+  void submit(int m, InFlightBatch entry, Batch part) {
+    lanes[m].execute(() -> applyWithRetry(m, entry, part));
+  }
+
+  private void applyWithRetry(int m, InFlightBatch entry, Batch part) {
+    for (int attempt = 1; ; attempt++) {
+      if (failed || Thread.currentThread().isInterrupted()) {
+        return; // a part after a failed one in this lane, or an abandoning stop: never applied, never counted
+      }
+      long start = System.nanoTime();
+      try {
+        handler.apply(part);
+        metrics.applied(System.nanoTime() - start);
+        committer.partDone(entry, m);
+        return;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt(); // stop() abandons the part; it will be pulled again after a restart
+        return;
+      } catch (Exception | LinkageError | AssertionError e) {
+        if (attempt >= retry.maxAttempts()) {
+          failed = true;
+          String detail = "batch " + part.firstScn() + ".." + part.lastScn()
+              + (part.microPartition() >= 0 ? " micro-partition " + part.microPartition() : "")
+              + " failed " + attempt + " times, last: " + e;
+          LOG.error("partition {}: {}; the partition stops (checkpoint stays at {})", part.partition(), detail,
+              committer.committedScn(), e);
+          state.fail(detail, e);
+          committer.fail(new BatchFailedException(detail, e));
+          return;
+        }
+        metrics.retry();
+        long delay = backoff.delayNanos(attempt);
+        LOG.warn("partition {}: batch {}..{} attempt {} of {} failed ({}), retrying in {} ms", part.partition(),
+            part.firstScn(), part.lastScn(), attempt, retry.maxAttempts(), e.toString(), delay / 1_000_000);
+        try {
+          TimeUnit.NANOSECONDS.sleep(delay);
+        } catch (InterruptedException stop) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
+  }
+
+  /** Lets queued parts finish; does not wait. */
+  void shutdown() {
+    for (ExecutorService lane : lanes) {
+      lane.shutdown();
+    }
+  }
+
+  /** Interrupts the parts being applied and drops queued ones. */
+  void abandon() {
+    for (ExecutorService lane : lanes) {
+      lane.shutdownNow();
+    }
+  }
+
+  boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+    long deadline = System.nanoTime() + unit.toNanos(timeout);
+    for (ExecutorService lane : lanes) {
+      if (!lane.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

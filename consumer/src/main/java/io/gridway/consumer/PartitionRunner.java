@@ -1,0 +1,147 @@
+package io.gridway.consumer;
+
+import io.gridway.consumer.partition.Partitioner;
+import io.gridway.core.checkpoint.Checkpoint;
+import io.gridway.core.checkpoint.CheckpointStore;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One running partition: its checkpoint claim, buffer, puller, dispatcher, lanes, committer and
+ * checkpoint writer, wired here and torn down here. The composition root of a partition.
+ *
+ * <p>Lifecycle: {@link #start} once, {@link #stop} once; {@link GridwayConsumer} serializes both per
+ * partition. Thread-safe for {@link #status}.
+ */
+final class PartitionRunner {
+  private static final Logger LOG = LoggerFactory.getLogger(PartitionRunner.class);
+
+  private final int partition;
+  private final PartitionState state;
+  private final PartitionBuffer buffer;
+  private final PartitionMetrics metrics;
+  private final Committer committer;
+  private final CheckpointWriter checkpoints;
+  private final MicroBatchLanes lanes;
+  private final Dispatcher dispatcher;
+  private final Puller puller;
+  private final Thread dispatcherThread;
+
+  /** Everything a partition shares with the rest of its consumer. */
+  record Shared(ConsumerConfig config, CheckpointStore store, BatchHandler handler, Partitioner partitioner,
+      PullerResources pullers, ScheduledExecutorService checkpointExecutor, MeterRegistry registry, Clock clock) {}
+
+  /**
+   * Claims the partition in the store and wires it. {@code startScn} overrides the stored checkpoint
+   * (and discards stored micro-partition progress) when not null.
+   */
+  PartitionRunner(Shared shared, int partition, Long startScn) {
+    ConsumerConfig config = shared.config();
+    this.partition = partition;
+    int k = config.microBatch().count();
+    long generation = shared.store().claim(config.group(), partition);
+    List<Checkpoint> stored = shared.store().read(config.group(), partition);
+    long start = 0;
+    long[] micro = new long[k];
+    if (startScn != null) {
+      start = startScn;
+      Arrays.fill(micro, start);
+    } else {
+      for (Checkpoint c : stored) {
+        if (c.isWhole()) {
+          start = c.scn().value();
+        }
+      }
+      Arrays.fill(micro, start);
+      for (Checkpoint c : stored) {
+        if (!c.isWhole() && c.microPartition() < k && k > 1 && Long.compareUnsigned(c.scn().value(), start) > 0) {
+          micro[c.microPartition()] = c.scn().value();
+        }
+      }
+    }
+    this.state = new PartitionState(partition, start);
+    this.buffer = new PartitionBuffer(config.pull().bufferBytes().bytes());
+    this.metrics = new PartitionMetrics(shared.registry(),
+        Tags.of("source", config.source(), "group", config.group(), "partition", Integer.toString(partition)),
+        buffer::heldBytes);
+    this.checkpoints = new CheckpointWriter(shared.store(),
+        new CheckpointWriter.CheckpointKey(config.group(), partition, generation), shared.checkpointExecutor(), state,
+        shared.clock(), this::fenced);
+    this.committer = new Committer(new Committer.CommitterSetup(config.batch().maxInFlight(), start, micro), buffer,
+        checkpoints, state, metrics, shared.clock());
+    this.lanes = new MicroBatchLanes(k, "gridway-p" + partition,
+        new MicroBatchLanes.ApplySetup(shared.handler(), config.retry(), shared.pullers().random()), committer, metrics,
+        state);
+    this.dispatcher = new Dispatcher(new Dispatcher.DispatchSetup(partition, config.batch(), shared.partitioner(), micro),
+        buffer, committer, lanes, metrics);
+    this.puller = new Puller(new Puller.PullTarget(config.source(), partition, config.relays(), config.pull(), start),
+        shared.pullers(), buffer, state, metrics);
+    this.dispatcherThread = new Thread(dispatcher, "gridway-p" + partition + "-dispatch");
+    dispatcherThread.setDaemon(true);
+    LOG.info("partition {}: starting at SCN {} (generation {}{})", partition, Long.toUnsignedString(start), generation,
+        k > 1 ? ", micro-partition progress " + Arrays.toString(micro) : "");
+  }
+
+  void start() {
+    dispatcherThread.start();
+    puller.start();
+  }
+
+  private void fenced() {
+    state.fail("checkpoint fenced: another owner claimed partition " + partition, null);
+    committer.fail(new IllegalStateException("checkpoint fenced"));
+  }
+
+  /**
+   * Stops pulling, lets in-flight batches finish for up to {@code drain} (then abandons them: they will be
+   * pulled again by whoever resumes from the checkpoint), and writes the final checkpoint.
+   */
+  void stop(Duration drain) throws InterruptedException {
+    puller.stop().await(5, TimeUnit.SECONDS);
+    dispatcher.stop();
+    dispatcherThread.join(TimeUnit.SECONDS.toMillis(5));
+    buffer.close();
+    boolean drained = committer.awaitIdle(drain.toNanos(), TimeUnit.NANOSECONDS);
+    lanes.shutdown();
+    if (!drained) {
+      LOG.warn("partition {}: {} batches still applying after {}; abandoning them", partition, committer.inFlightCount(),
+          drain);
+      lanes.abandon();
+    }
+    lanes.awaitTermination(5, TimeUnit.SECONDS);
+    committer.abandon();
+    try {
+      checkpoints.offer(committer.committedScn(), committer.microProgress());
+      checkpoints.flush();
+    } catch (RuntimeException e) {
+      LOG.warn("partition {}: final checkpoint write failed: {}", partition, e.toString());
+    }
+    state.stopped();
+    metrics.close();
+    LOG.info("partition {}: stopped at checkpoint {}", partition, state.snapshot().checkpoint());
+  }
+
+  PartitionStatus status() {
+    return state.snapshot();
+  }
+
+  PartitionBuffer buffer() {
+    return buffer;
+  }
+
+  PartitionMetrics metrics() {
+    return metrics;
+  }
+
+  int partition() {
+    return partition;
+  }
+}

@@ -1,0 +1,53 @@
+package io.gridway.consumer;
+
+import io.gridway.core.event.Scn;
+import java.net.URI;
+
+/**
+ * A snapshot of one partition's state, for health checks, the admin service and tests.
+ *
+ * @param partition the partition
+ * @param state what it is doing
+ * @param checkpoint the newest committed SCN (every window at or below it is applied)
+ * @param durableCheckpoint the newest SCN the checkpoint store has durably recorded
+ * @param received the newest SCN the puller has received (a window or a heartbeat)
+ * @param relay the relay replica it pulls from now, or null
+ * @param oldestAvailable in {@link State#SCN_EVICTED}: the oldest SCN the relay still holds; else null
+ * @param detail for humans: the last error, the failed batch and its reason, …
+ * @param failure in {@link State#FAILED}: the exception that stopped the partition; else null
+ */
+public record PartitionStatus(
+    int partition,
+    State state,
+    Scn checkpoint,
+    Scn durableCheckpoint,
+    Scn received,
+    URI relay,
+    Scn oldestAvailable,
+    String detail,
+    Throwable failure) {
+
+  /** A partition's states. */
+  public enum State {
+    /** Reading its checkpoint and connecting. */
+    STARTING,
+    /** Pulling and applying. */
+    RUNNING,
+    /** Lost its relay (an error, a timeout, a decode error) and is reconnecting with backoff, maybe to another replica. */
+    RECONNECTING,
+    /**
+     * Every relay replica answered 410: the windows after the checkpoint have been evicted. The consumer
+     * keeps asking (a replica may still have them) but never jumps forward by itself: an operator resets
+     * the checkpoint, or re-seeds the target.
+     */
+    SCN_EVICTED,
+    /** Stopped on an error that retrying does not fix: a batch that kept failing, a fenced checkpoint, a rejected request. */
+    FAILED,
+    /** Stopped by {@code stopPartition} or {@code stop}. */
+    STOPPED
+  }
+
+  public boolean isHealthy() {
+    return state == State.RUNNING || state == State.STARTING || state == State.RECONNECTING;
+  }
+}

@@ -1,0 +1,309 @@
+package io.gridway.consumer;
+
+import io.gridway.core.wire.ErrorFrame;
+import io.gridway.core.wire.WireFormatException;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.Promise;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.net.URI;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps one partition's {@link PartitionBuffer} filled from the relay replicas: one HTTP connection at a
+ * time, long-poll (one request after another on a keep-alive connection) or stream (one endless response).
+ *
+ * <p>Errors are classified once, here: a connection failure, an idle timeout, a decode error or a
+ * 429/5xx moves to the next replica after a backoff with jitter, resuming just after the newest SCN
+ * received (replicas agree on SCNs); a 410 is logged with both SCNs and counted, and when every replica
+ * answers 410 the partition enters {@link PartitionStatus.State#SCN_EVICTED} and keeps asking, never
+ * skipping ahead; a 400/404 from every replica (unknown source or partition) fails the partition.
+ *
+ * <p>Back-pressure: when the buffer is full the connection stops reading ({@code autoRead} off) until
+ * the buffer reports room; the relay then sees TCP back-pressure.
+ *
+ * <p>Thread-safety: all state is confined to one Netty event loop; public methods hop onto it.
+ */
+final class Puller {
+  private static final Logger LOG = LoggerFactory.getLogger(Puller.class);
+
+  private final PullTarget target;
+  private final PullerResources resources;
+  private final EventLoop loop;
+  private final PartitionBuffer buffer;
+  private final PartitionState state;
+  private final PartitionMetrics metrics;
+  private final Backoff backoff;
+  private final FrameStream stream;
+  private Channel channel;
+  private int replica;
+  private int failures;
+  private int evictions;
+  private int rejections;
+  private boolean stopped;
+  private boolean paused;
+  private boolean responseEnded;
+  private RelayProblem streamError;
+  private ScheduledFuture<?> reconnect;
+
+  /** What to pull: a partition of a source, from a list of replicas, how, and from where on. */
+  record PullTarget(String source, int partition, List<URI> relays, ConsumerConfig.Pull pull, long since) {}
+
+  Puller(PullTarget target, PullerResources resources, PartitionBuffer buffer, PartitionState state,
+      PartitionMetrics metrics) {
+    this.target = target;
+    this.loop = resources.group().next();
+    this.resources = resources;
+    this.buffer = buffer;
+    this.state = state;
+    this.metrics = metrics;
+    this.backoff = new Backoff(target.pull().backoff(), target.pull().backoff().multipliedBy(20),
+        resources.random()::nextDouble);
+    this.stream = new FrameStream(target.partition(), target.since(), resources.schemas(), new StreamSink(),
+        resources.allocator());
+  }
+
+  void start() {
+    loop.execute(this::connect);
+  }
+
+  /** Closes the connection; completes once nothing more will be offered to the buffer. */
+  Future<Void> stop() {
+    Promise<Void> done = loop.newPromise();
+    loop.execute(() -> {
+      stopped = true;
+      if (reconnect != null) {
+        reconnect.cancel(false);
+      }
+      Channel c = channel;
+      channel = null;
+      stream.close();
+      if (c != null) {
+        c.close().addListener(f -> done.setSuccess(null));
+      } else {
+        done.setSuccess(null);
+      }
+    });
+    return done;
+  }
+
+  private URI relay() {
+    return target.relays().get(replica);
+  }
+
+  private void connect() {
+    reconnect = null;
+    if (stopped) {
+      return;
+    }
+    URI relay = relay();
+    state.relay(relay);
+    ChannelFuture connecting = resources.bootstrap(loop, target.pull(), ch -> new EventsResponseHandler(this, ch))
+        .connect(relay.getHost(), relay.getPort() < 0 ? 80 : relay.getPort());
+    Channel c = connecting.channel();
+    channel = c;
+    connecting.addListener(f -> {
+      if (!f.isSuccess()) {
+        failed(c, "cannot connect to " + relay + ": " + f.cause(), f.cause());
+      } else if (c == channel) {
+        sendRequest(c);
+      }
+    });
+  }
+
+  private void sendRequest(Channel c) {
+    responseEnded = false;
+    c.writeAndFlush(EventsRequest.create(relay(), target, stream.lastScn()));
+  }
+
+  // ---- called by EventsResponseHandler, on the loop, for its channel ----
+
+  boolean isCurrent(Channel c) {
+    return c == channel && !stopped;
+  }
+
+  void responseStarted(Channel c) {
+    evictions = 0;
+    rejections = 0;
+    if (state.state() != PartitionStatus.State.RUNNING) {
+      state.set(PartitionStatus.State.RUNNING, "pulling from " + relay());
+    }
+  }
+
+  void body(Channel c, io.netty.buffer.ByteBuf content) {
+    try {
+      if (!stream.feed(content)) {
+        pause(c);
+      }
+    } catch (WireFormatException e) {
+      decodeFailed(c, e);
+      return;
+    }
+    reportStreamError(c);
+  }
+
+  void responseEnded(Channel c, boolean keepAlive) {
+    if (paused) {
+      responseEnded = true;
+      return;
+    }
+    finishResponse(c, keepAlive);
+  }
+
+  private void finishResponse(Channel c, boolean keepAlive) {
+    try {
+      stream.endOfResponse();
+    } catch (WireFormatException e) {
+      decodeFailed(c, e);
+      return;
+    }
+    if (target.pull().mode() == ConsumerConfig.Mode.STREAM) {
+      failed(c, "the relay ended the stream", null);
+    } else if (keepAlive && c.isActive()) {
+      failures = 0;
+      sendRequest(c);
+    } else {
+      // The relay closed a finished long-poll connection: reconnect at once, it is not an error.
+      channel = null;
+      c.close();
+      stream.reset();
+      connect();
+    }
+  }
+
+  void problem(Channel c, RelayProblem problem) {
+    switch (problem.kind()) {
+      case EVICTED -> {
+        metrics.evicted();
+        evictions++;
+        String detail = "relay " + relay() + " evicted the windows after since=" + Long.toUnsignedString(stream.lastScn())
+            + "; the oldest SCN it holds is " + Long.toUnsignedString(problem.oldestScn());
+        LOG.error("partition {}: {}; not skipping ahead (reset the checkpoint to accept the gap)", target.partition(), detail);
+        if (evictions >= target.relays().size()) {
+          state.evicted(problem.oldestScn(), detail);
+        }
+        retryElsewhere(c, detail, false);
+      }
+      case REJECTED -> {
+        rejections++;
+        String key = problem.type().contains("partition") ? "partitions" : problem.type().contains("source") ? "source" : "request";
+        String detail = key + ": relay " + relay() + " rejected the request (" + problem + ")";
+        if (rejections >= target.relays().size()) {
+          LOG.error("partition {}: {}; every replica did, the partition stops", target.partition(), detail);
+          state.fail(detail, new IllegalArgumentException(detail));
+          stopped = true;
+          channel = null;
+          c.close();
+          stream.close();
+          return;
+        }
+        retryElsewhere(c, detail, true);
+      }
+      case TRANSIENT -> failed(c, "relay " + relay() + " answered " + problem, null);
+    }
+  }
+
+  void idle(Channel c) {
+    if (!paused) {
+      failed(c, "no data from " + relay() + " for " + target.pull().idleTimeout().toMillis() + " ms", null);
+    }
+  }
+
+  void failed(Channel c, String reason, Throwable cause) {
+    if (c != channel || stopped) {
+      return;
+    }
+    metrics.reconnect();
+    state.set(PartitionStatus.State.RECONNECTING, reason);
+    LOG.warn("partition {}: {}{}", target.partition(), reason, cause == null ? "" : " (" + cause + ")");
+    retryElsewhere(c, reason, true);
+  }
+
+  private void decodeFailed(Channel c, WireFormatException e) {
+    if (c != channel || stopped) {
+      return;
+    }
+    metrics.decodeError();
+    failed(c, "decode error in the response of " + relay() + ": " + e.getMessage()
+        + "; the partial window is dropped", null);
+  }
+
+  private void retryElsewhere(Channel c, String reason, boolean countFailure) {
+    channel = null;
+    paused = false;
+    c.close();
+    stream.reset();
+    failures++;
+    if (target.relays().size() > 1) {
+      replica = (replica + 1) % target.relays().size();
+      metrics.failover();
+      LOG.info("partition {}: failing over to {} at SCN {} after: {}", target.partition(), relay(),
+          Long.toUnsignedString(stream.lastScn()), reason);
+    }
+    long delay = backoff.delayNanos(countFailure ? failures : Math.max(failures, 6));
+    reconnect = loop.schedule(this::connect, delay, TimeUnit.NANOSECONDS);
+  }
+
+  private void pause(Channel c) {
+    paused = true;
+    c.config().setAutoRead(false);
+    buffer.onSpace(() -> loop.execute(() -> resume(c)));
+  }
+
+  private void resume(Channel c) {
+    if (c != channel || stopped || !paused) {
+      return;
+    }
+    try {
+      if (!stream.resume()) {
+        buffer.onSpace(() -> loop.execute(() -> resume(c)));
+        return;
+      }
+    } catch (WireFormatException e) {
+      decodeFailed(c, e);
+      return;
+    }
+    paused = false;
+    reportStreamError(c);
+    if (c != channel) {
+      return;
+    }
+    if (responseEnded) {
+      finishResponse(c, true);
+    } else {
+      c.config().setAutoRead(true);
+      c.read();
+    }
+  }
+
+  private void reportStreamError(Channel c) {
+    RelayProblem error = streamError;
+    streamError = null;
+    if (error != null && c == channel) {
+      problem(c, error);
+    }
+  }
+
+  /** The stream's windows go to the buffer; an ERROR frame is handled once the chunk is scanned. */
+  private final class StreamSink implements FrameStream.Sink {
+    @Override
+    public boolean offer(WindowData window) {
+      if (!buffer.tryOffer(window)) {
+        return false;
+      }
+      failures = 0;
+      state.received(window.scn());
+      return true;
+    }
+
+    @Override
+    public void error(ErrorFrame error) {
+      streamError = RelayProblem.of(error);
+    }
+  }
+}

@@ -1,0 +1,79 @@
+package io.gridway.consumer;
+
+import io.gridway.core.event.ChangeEvent;
+
+/**
+ * A window as the puller received it: its EVENT frames and END_OF_WINDOW frame, copied once out of the
+ * network buffers into an array the window owns, plus the offsets of its EVENT frames. A window with no
+ * events stands for a HEARTBEAT: it carries SCN progress through the same ordered path as windows, so
+ * that a checkpoint advances past a heartbeat only after every earlier window is committed.
+ *
+ * <p>Immutable once built; safe to read from any thread after it has been handed over through the
+ * {@link PartitionBuffer} (whose lock publishes it).
+ */
+final class WindowData {
+  private final long scn;
+  private final long commitTimeMicros;
+  private final int partition;
+  private final byte[] frames;
+  private final int[] eventOffsets;
+  private final SchemaCache schemas;
+  private final long receivedNanos;
+
+  WindowData(long scn, long commitTimeMicros, int partition, byte[] frames, int[] eventOffsets, SchemaCache schemas,
+      long receivedNanos) {
+    this.scn = scn;
+    this.commitTimeMicros = commitTimeMicros;
+    this.partition = partition;
+    this.frames = frames;
+    this.eventOffsets = eventOffsets;
+    this.schemas = schemas;
+    this.receivedNanos = receivedNanos;
+  }
+
+  /** A heartbeat: SCN progress without events. */
+  static WindowData heartbeat(long scn, long timeMicros, int partition, long receivedNanos) {
+    return new WindowData(scn, timeMicros, partition, new byte[0], new int[0], null, receivedNanos);
+  }
+
+  long scn() {
+    return scn;
+  }
+
+  long commitTimeMicros() {
+    return commitTimeMicros;
+  }
+
+  int partition() {
+    return partition;
+  }
+
+  int eventCount() {
+    return eventOffsets.length;
+  }
+
+  boolean isHeartbeat() {
+    return eventOffsets.length == 0;
+  }
+
+  /** Bytes this window holds, the unit of the consumer buffer's bound (0 for a heartbeat). */
+  int byteSize() {
+    return frames.length;
+  }
+
+  long receivedNanos() {
+    return receivedNanos;
+  }
+
+  byte[] frames() {
+    return frames;
+  }
+
+  int eventOffset(int index) {
+    return eventOffsets[index];
+  }
+
+  ChangeEvent decodeEvent(int index) {
+    return WireDecoding.decodeEvent(frames, eventOffsets[index], schemas);
+  }
+}

@@ -1,0 +1,2 @@
+/** Micro-batching: the {@link io.gridway.consumer.partition.Partitioner} SPI and its built-in strategies. */
+package io.gridway.consumer.partition;
