@@ -23,7 +23,7 @@ record Problem(HttpResponseStatus status, String type, String title, String deta
 
   static Problem unknownPartition(String detail) {
     return new Problem(HttpResponseStatus.BAD_REQUEST, "unknown-partition", "Partition not served by this relay",
-        detail, Map.of("parameter", "partitions"));
+        "partitions: " + detail, Map.of("parameter", "partitions"));
   }
 
   static Problem badRequest(String detail) {

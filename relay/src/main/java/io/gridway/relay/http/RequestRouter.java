@@ -18,8 +18,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Routes one connection's requests to the endpoints, turns malformed requests into problem
  * documents, and enforces the request limits. One instance per connection; confined to its event
- * loop. While an events response is in flight the connection reads no further request (so
- * pipelined requests are answered in order and cannot pile up).
+ * loop. While an events response is in flight, one pipelined request is held back (answered in
+ * order afterwards) and a second one closes the connection, so requests cannot pile up; the
+ * connection keeps reading meanwhile, so a client that hangs up during a long-poll is noticed at
+ * once.
  */
 final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
   private static final Logger LOG = LoggerFactory.getLogger(RequestRouter.class);
@@ -29,6 +31,7 @@ final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
   private final ApiState state;
   private final ControlEndpoints control;
   private EventsResponse active;
+  private FullHttpRequest held;
 
   RequestRouter(ApiState state, ControlEndpoints control) {
     this.state = state;
@@ -37,6 +40,19 @@ final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
 
   @Override
   protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+    if (active != null) {
+      if (held != null) {
+        LOG.debug("closing {}: more than one pipelined request behind an events response", ctx.channel().remoteAddress());
+        ctx.close();
+        return;
+      }
+      held = request.retainedDuplicate();
+      return;
+    }
+    handle(ctx, request);
+  }
+
+  private void handle(ChannelHandlerContext ctx, FullHttpRequest request) {
     if (request.decoderResult().isFailure()) {
       malformed(ctx, request.decoderResult().cause());
       return;
@@ -112,7 +128,6 @@ final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
     RequestInfo info = new RequestInfo(instance, keepAlive,
         ContentCoding.negotiate(request.headers().get(HttpHeaderNames.ACCEPT_ENCODING)));
-    ctx.channel().config().setAutoRead(false);
     boolean stream = query.stream();
     EventsResponse[] self = new EventsResponse[1];
     Runnable onDone = () -> {
@@ -122,7 +137,19 @@ final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
         state.streams.decrementAndGet();
       }
       active = null;
-      ctx.channel().config().setAutoRead(true);
+      FullHttpRequest next = held;
+      if (next != null) {
+        held = null;
+        ctx.executor().execute(() -> {
+          try {
+            if (ctx.channel().isActive()) {
+              handle(ctx, next);
+            }
+          } finally {
+            next.release();
+          }
+        });
+      }
     };
     EventsResponse response = stream
         ? new EventStream(ctx, source, query, info, state, onDone)
@@ -165,6 +192,10 @@ final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
   public void channelInactive(ChannelHandlerContext ctx) {
     if (active != null) {
       active.abort();
+    }
+    if (held != null) {
+      held.release();
+      held = null;
     }
     ctx.fireChannelInactive();
   }
