@@ -1,0 +1,67 @@
+package io.gridway.fetcher.mysql;
+
+import com.github.shyiko.mysql.binlog.network.ServerException;
+import io.gridway.core.fetch.FetcherException;
+import java.util.Locale;
+
+/**
+ * The one place where a failure of the replication connection is classified: the errors an operator must
+ * fix become a {@link FetcherException} with what to change; everything else (a dropped connection, a
+ * restarting server, a timeout) is retried with backoff. Stateless and thread-safe.
+ */
+final class Failures {
+  private static final int ER_ACCESS_DENIED = 1045;
+  private static final int ER_SPECIFIC_ACCESS_DENIED = 1227;
+  private static final int ER_MASTER_FATAL_ERROR_READING_BINLOG = 1236;
+
+  private Failures() {}
+
+  /**
+   * The operator's error behind a failure of the replication stream, or null when a reconnect may help.
+   *
+   * @param facts what the server said before this connection (for the binlog files it still has)
+   * @param from where the connection asked to start
+   */
+  static FetcherException fatal(Throwable error, ServerFacts facts, String user, long serverId, ResumePoint from) {
+    if (!(error instanceof ServerException server)) {
+      return null;
+    }
+    String message = server.getMessage() == null ? "" : server.getMessage();
+    String lower = message.toLowerCase(Locale.ROOT);
+    switch (server.getErrorCode()) {
+      case ER_ACCESS_DENIED -> {
+        return new FetcherException("access denied for user '" + user + "' on " + facts.address() + " (server: " + message
+            + "); check user and the password in passwordFile/passwordEnv", error);
+      }
+      case ER_SPECIFIC_ACCESS_DENIED -> {
+        return new FetcherException("user '" + user + "' lacks the REPLICATION SLAVE privilege on " + facts.address()
+            + " (server: " + message + "); GRANT REPLICATION SLAVE, REPLICATION CLIENT, SELECT ON *.* TO '" + user
+            + "'@'<host>'", error);
+      }
+      case ER_MASTER_FATAL_ERROR_READING_BINLOG -> {
+        return readingBinlog(message, lower, facts, serverId, from, error);
+      }
+      default -> {
+        return null;
+      }
+    }
+  }
+
+  private static FetcherException readingBinlog(String message, String lower, ServerFacts facts, long serverId,
+      ResumePoint from, Throwable error) {
+    if (lower.contains("same server_uuid/server_id") || lower.contains("same server_id")) {
+      return new FetcherException("serverId " + serverId + " clashes with another replica of " + facts.address()
+          + ": the server disconnected this fetcher because a replica with the same server_id connected (server: "
+          + message + "); give every fetcher and replica of this server its own serverId", error);
+    }
+    if (lower.contains("could not find first log file")) {
+      return facts.binlogs().isEmpty() ? new FetcherException(message, error)
+          : facts.purged("binlog position " + from.file() + ":" + from.offset(), from.file());
+    }
+    if (lower.contains("gtid")) {
+      return facts.gtidPurged(from.gtidSet(), message);
+    }
+    return new FetcherException("the server cannot send its binlog from " + from + " (server: " + message
+        + "); check the position, or start from 'end' or 'earliest'", error);
+  }
+}

@@ -1,0 +1,222 @@
+package io.gridway.fetcher.mysql;
+
+import io.gridway.core.event.SourcePosition;
+import io.gridway.core.fetch.Fetcher;
+import io.gridway.core.fetch.FetcherException;
+import io.gridway.core.fetch.FetcherStatus;
+import io.gridway.core.fetch.TransactionSink;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads a MySQL or MariaDB binlog as a replica and delivers whole committed transactions, in commit order,
+ * to a {@link TransactionSink}.
+ *
+ * <p><b>SCNs.</b> A transaction's SCN is {@code (binlog file index << 32) | offset just past its commit
+ * event} ({@code Scn.ofBinlog}): the XID event for InnoDB, the COMMIT statement for non-transactional
+ * tables, the statement itself for DDL. Every replica of the relay reading the same server computes the
+ * same SCN for the same transaction. The transaction's position is {@code SourcePosition.Binlog(file,
+ * that offset, executed GTID set)} and its GTID travels with it ({@code Transaction.gtid()}).
+ *
+ * <p><b>Positions.</b> {@link #start} resumes just after the given position: by file and offset, or by
+ * GTID set when the position has no file (MySQL and MariaDB GTIDs). Without one it starts at the
+ * configured {@code start} (by default the current end of the binlog). After a dropped connection or a
+ * restarted server it reconnects with exponential backoff from the last transaction boundary it passed,
+ * so no transaction is lost or delivered twice.
+ *
+ * <p><b>Errors.</b> What an operator must fix (binlog_format not ROW, binlog_row_image not FULL, missing
+ * privileges, a purged position, a server id used by another replica, an unknown column type) goes to
+ * {@link TransactionSink#failed} with a message saying what to change, and the fetcher stops (state
+ * FAILED).
+ *
+ * <p>Thread-safety: {@link #start}, {@link #status} and {@link #close} may be called from any thread. The
+ * fetcher reads on one thread of its own, which is also the thread that calls the sink.
+ */
+public final class MysqlBinlogFetcher implements Fetcher {
+  private static final Logger LOG = LoggerFactory.getLogger(MysqlBinlogFetcher.class);
+  private static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
+
+  private final MysqlFetcherConfig config;
+  private final Clock clock;
+  private final Sleeper sleeper;
+  private final Secret password;
+  private final String address;
+  private final Object lock = new Object();
+  private Thread thread; // guarded by lock
+  private volatile BinlogSession session;
+  private volatile TransactionAssembler assembler;
+  private volatile boolean closing;
+  private volatile FetcherStatus status = new FetcherStatus(FetcherStatus.State.STOPPED, null, "not started");
+
+  /**
+   * A fetcher for the configured server; reads the password now (from the file or the environment).
+   *
+   * @throws FetcherException when the password cannot be read
+   */
+  public MysqlBinlogFetcher(MysqlFetcherConfig config) {
+    this(config, Clock.systemUTC(), Sleeper.SYSTEM, System.getenv());
+  }
+
+  MysqlBinlogFetcher(MysqlFetcherConfig config, Clock clock, Sleeper sleeper, Map<String, String> environment) {
+    this.config = Objects.requireNonNull(config, "config");
+    this.clock = clock;
+    this.sleeper = sleeper;
+    this.password = Secret.resolve(config, environment);
+    this.address = config.host() + ":" + config.port();
+  }
+
+  @Override
+  public void start(SourcePosition resumeAfter, TransactionSink sink) {
+    Objects.requireNonNull(sink, "sink");
+    if (resumeAfter != null && !(resumeAfter instanceof SourcePosition.Binlog)) {
+      throw new IllegalArgumentException("a binlog fetcher resumes from a binlog position, not " + resumeAfter);
+    }
+    synchronized (lock) {
+      if (thread != null) {
+        throw new IllegalStateException("fetcher " + config.source() + " was already started");
+      }
+      status = new FetcherStatus(FetcherStatus.State.STARTING, (SourcePosition.Binlog) resumeAfter, "connecting to " + address);
+      thread = new Thread(() -> run((SourcePosition.Binlog) resumeAfter, sink), "gridway-binlog-" + config.source());
+      thread.setDaemon(true);
+      thread.start();
+    }
+  }
+
+  @Override
+  public FetcherStatus status() {
+    FetcherStatus current = status;
+    SourcePosition.Binlog delivered = delivered();
+    return delivered == null ? current : new FetcherStatus(current.state(), delivered, current.detail());
+  }
+
+  @Override
+  public void close() {
+    Thread reader;
+    synchronized (lock) {
+      closing = true;
+      reader = thread;
+    }
+    BinlogSession current = session;
+    if (current != null) {
+      current.stop();
+    }
+    if (reader != null && reader != Thread.currentThread()) {
+      reader.interrupt(); // wakes a backoff sleep or a sink blocked on back-pressure
+      try {
+        reader.join(CLOSE_WAIT.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      if (reader.isAlive()) {
+        LOG.warn("Fetcher {} thread did not stop within {}", config.source(), CLOSE_WAIT);
+      }
+    }
+    if (status.state() != FetcherStatus.State.FAILED) {
+      status = new FetcherStatus(FetcherStatus.State.STOPPED, delivered(), "closed");
+    }
+  }
+
+  private void run(SourcePosition.Binlog resumeAfter, TransactionSink sink) {
+    Backoff backoff = new Backoff(config.reconnectBackoffMax());
+    ResumePoint resume = resumeAfter == null ? null : ResumePoint.after(resumeAfter);
+    SourcePosition.Binlog delivered = resumeAfter;
+    StartPosition start = StartPosition.parse(config.start());
+    SchemaFactory schemas = new SchemaFactory(config.source());
+    boolean reconnecting = false;
+    try (Jdbc jdbc = new Jdbc(config, password)) {
+      ServerProbe probe = new ServerProbe(jdbc, address, config.user());
+      InformationSchema informationSchema = new InformationSchema(jdbc);
+      TableRegistry tables = new TableRegistry(TableFilter.of(config.include(), config.exclude()), schemas, informationSchema);
+      SchemaChanges ddl = new SchemaChanges(tables, schemas, informationSchema);
+      while (!closing) {
+        String failure;
+        try {
+          ServerFacts facts = probe.inspect();
+          facts.verify(config.serverId());
+          if (resume == null) {
+            resume = probe.resolve(start, facts);
+            LOG.info("Fetcher {} starts at {} ({}) on {}", config.source(), resume, start, address);
+          }
+          facts.checkAvailable(resume);
+          if (!facts.rowMetadata().isEmpty() && !"FULL".equalsIgnoreCase(facts.rowMetadata())) {
+            LOG.warn("binlog_row_metadata is {} on {}: column names come from information_schema, which is only right"
+                + " for binlog written since the last DDL; set binlog_row_metadata=FULL", facts.rowMetadata(), address);
+          }
+          tables.useCollations(facts.collations());
+          if (assembler == null) {
+            assembler = new TransactionAssembler(sink, ddl, resume,
+                new TransactionAssembler.Limits(config.heartbeatInterval().toMillis(), config.maxTransactionBytes().bytes()), clock);
+          }
+          SessionOutcome outcome = connect(tables, resume, facts, reconnecting);
+          resume = assembler.boundary();
+          delivered = delivered();
+          if (outcome.fatal() != null) {
+            throw outcome.fatal();
+          }
+          if (outcome.stopped()) {
+            break;
+          }
+          if (outcome.progressed()) {
+            backoff.reset();
+          }
+          failure = describe(outcome.transientError());
+        } catch (SQLException e) {
+          failure = "cannot query " + address + ": " + Jdbc.rootMessage(e);
+        }
+        if (closing) {
+          break;
+        }
+        Duration wait = backoff.next();
+        status = new FetcherStatus(FetcherStatus.State.RECONNECTING, delivered, failure + "; retrying in " + wait.toMillis() + " ms");
+        LOG.warn("Fetcher {} lost {} ({}); reconnecting from {} in {} ms", config.source(), address, failure, resume, wait.toMillis());
+        reconnecting = true;
+        sleeper.sleep(wait);
+      }
+      status = new FetcherStatus(FetcherStatus.State.STOPPED, delivered(), "closed");
+      LOG.info("Fetcher {} stopped at {}", config.source(), resume);
+    } catch (FetcherException e) {
+      status = new FetcherStatus(FetcherStatus.State.FAILED, delivered(), e.getMessage());
+      LOG.error("Fetcher {} stopped: {}", config.source(), e.getMessage());
+      sink.failed(e);
+    } catch (InterruptedException e) {
+      status = new FetcherStatus(FetcherStatus.State.STOPPED, delivered(), "closed");
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      FetcherException error = new FetcherException("fetcher " + config.source() + " failed unexpectedly: " + e, e);
+      status = new FetcherStatus(FetcherStatus.State.FAILED, delivered(), error.getMessage());
+      LOG.error("Fetcher {} failed", config.source(), e);
+      sink.failed(error);
+    }
+  }
+
+  private SessionOutcome connect(TableRegistry tables, ResumePoint resume, ServerFacts facts, boolean reconnecting) {
+    BinlogSession current = new BinlogSession(config, password, new BinlogEventDeserializer(tables), assembler, () -> {
+      status = new FetcherStatus(FetcherStatus.State.RUNNING, delivered(), "reading " + address + " from " + resume);
+      LOG.info("Fetcher {} {} {} at {} as replica {}", config.source(), reconnecting ? "reconnected to" : "connected to",
+          address, resume, config.serverId());
+    });
+    session = current;
+    if (closing) {
+      current.stop();
+    }
+    return current.run(resume, facts);
+  }
+
+  private SourcePosition.Binlog delivered() {
+    TransactionAssembler a = assembler;
+    return a == null ? null : a.lastDelivered();
+  }
+
+  private static String describe(Throwable error) {
+    if (error == null) {
+      return "the connection ended";
+    }
+    String message = error.getMessage() != null ? error.getMessage() : error.getClass().getSimpleName();
+    return error.getCause() != null && error.getCause() != error ? message + ": " + Jdbc.rootMessage(error) : message;
+  }
+}

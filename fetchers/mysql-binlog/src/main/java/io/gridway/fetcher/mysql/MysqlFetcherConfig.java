@@ -1,0 +1,145 @@
+package io.gridway.fetcher.mysql;
+
+import io.gridway.core.config.ByteSize;
+import io.gridway.core.config.ConfigLoader;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * How a {@link MysqlBinlogFetcher} reaches its server and what it reads. Loaded with core's {@link
+ * ConfigLoader} (unknown keys rejected); optional keys are boxed and get their defaults here.
+ *
+ * <pre>{@code
+ * source: shop                       # the source id every schema and event carries
+ * host: db1.example.com
+ * port: 3306                         # default 3306
+ * user: gridway
+ * passwordFile: /etc/gridway/db1.pw  # or passwordEnv: GRIDWAY_DB1_PASSWORD (exactly one of them)
+ * serverId: 5401                     # this replica's server_id, unique among the server's replicas
+ * start: end                         # first start only: end | earliest | mariadb-bin.000042:1234 | gtid:0-1-42
+ * heartbeatInterval: 5s              # binlog heartbeats when idle; 0 turns them off
+ * connectTimeout: 10s
+ * include: [shop.*]                  # db.table globs (* and ?); empty means every table
+ * exclude: [shop.tmp_*]
+ * reconnectBackoffMax: 30s
+ * maxTransactionBytes: 256MiB        # a bigger transaction stops the fetcher instead of exhausting the heap
+ * }</pre>
+ *
+ * <p>The password itself is never part of this record (so never in its {@code toString}); it is read
+ * from the file or the environment variable when the fetcher is built.
+ */
+public record MysqlFetcherConfig(
+    String source,
+    String host,
+    Integer port,
+    String user,
+    String passwordFile,
+    String passwordEnv,
+    Long serverId,
+    String start,
+    Duration heartbeatInterval,
+    Duration connectTimeout,
+    List<String> include,
+    List<String> exclude,
+    Duration reconnectBackoffMax,
+    ByteSize maxTransactionBytes) {
+
+  static final int DEFAULT_PORT = 3306;
+  static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(5);
+  static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
+  static final Duration DEFAULT_BACKOFF_MAX = Duration.ofSeconds(30);
+  static final ByteSize DEFAULT_MAX_TRANSACTION = ByteSize.ofMebibytes(256);
+
+  public MysqlFetcherConfig {
+    source = required(source, "source");
+    host = required(host, "host");
+    user = required(user, "user");
+    port = port == null ? DEFAULT_PORT : port;
+    if (port < 1 || port > 65535) {
+      throw new IllegalArgumentException("port " + port + " out of range 1..65535");
+    }
+    if ((passwordFile == null) == (passwordEnv == null)) {
+      throw new IllegalArgumentException("set exactly one of passwordFile and passwordEnv");
+    }
+    if (serverId == null) {
+      throw new IllegalArgumentException("serverId is required: a server_id unique among the server's replicas");
+    }
+    if (serverId < 1 || serverId > 0xFFFF_FFFFL) {
+      throw new IllegalArgumentException("serverId " + serverId + " out of range 1..4294967295");
+    }
+    start = start == null ? "end" : start;
+    StartPosition.parse(start); // rejects a malformed position now, not at the first connect
+    heartbeatInterval = nonNegative(heartbeatInterval == null ? DEFAULT_HEARTBEAT : heartbeatInterval, "heartbeatInterval");
+    connectTimeout = connectTimeout == null ? DEFAULT_CONNECT_TIMEOUT : connectTimeout;
+    if (connectTimeout.isNegative() || connectTimeout.isZero()) {
+      throw new IllegalArgumentException("connectTimeout must be positive");
+    }
+    include = include == null ? List.of() : List.copyOf(include);
+    exclude = exclude == null ? List.of() : List.copyOf(exclude);
+    TableFilter.of(include, exclude); // rejects malformed globs now
+    reconnectBackoffMax = reconnectBackoffMax == null ? DEFAULT_BACKOFF_MAX : reconnectBackoffMax;
+    if (reconnectBackoffMax.toMillis() < 1) {
+      throw new IllegalArgumentException("reconnectBackoffMax must be at least 1ms");
+    }
+    maxTransactionBytes = maxTransactionBytes == null ? DEFAULT_MAX_TRANSACTION : maxTransactionBytes;
+    if (maxTransactionBytes.bytes() < 1024) {
+      throw new IllegalArgumentException("maxTransactionBytes must be at least 1KiB");
+    }
+  }
+
+  /** The essentials; every optional key at its default. */
+  public static MysqlFetcherConfig of(String source, String host, int port, String user, Path passwordFile, long serverId) {
+    return new MysqlFetcherConfig(source, host, port, user, passwordFile.toString(), null, serverId,
+        null, null, null, null, null, null, null);
+  }
+
+  /** Reads and validates a YAML file (see the class comment for the keys). */
+  public static MysqlFetcherConfig load(Path file) {
+    return ConfigLoader.load(file, MysqlFetcherConfig.class);
+  }
+
+  public MysqlFetcherConfig withServerId(long newServerId) {
+    return new MysqlFetcherConfig(source, host, port, user, passwordFile, passwordEnv, newServerId, start,
+        heartbeatInterval, connectTimeout, include, exclude, reconnectBackoffMax, maxTransactionBytes);
+  }
+
+  public MysqlFetcherConfig withStart(String newStart) {
+    return new MysqlFetcherConfig(source, host, port, user, passwordFile, passwordEnv, serverId, newStart,
+        heartbeatInterval, connectTimeout, include, exclude, reconnectBackoffMax, maxTransactionBytes);
+  }
+
+  public MysqlFetcherConfig withTables(List<String> newInclude, List<String> newExclude) {
+    return new MysqlFetcherConfig(source, host, port, user, passwordFile, passwordEnv, serverId, start,
+        heartbeatInterval, connectTimeout, newInclude, newExclude, reconnectBackoffMax, maxTransactionBytes);
+  }
+
+  public MysqlFetcherConfig withHeartbeatInterval(Duration newInterval) {
+    return new MysqlFetcherConfig(source, host, port, user, passwordFile, passwordEnv, serverId, start,
+        newInterval, connectTimeout, include, exclude, reconnectBackoffMax, maxTransactionBytes);
+  }
+
+  public MysqlFetcherConfig withUser(String newUser, Path newPasswordFile) {
+    return new MysqlFetcherConfig(source, host, port, newUser, newPasswordFile.toString(), null, serverId, start,
+        heartbeatInterval, connectTimeout, include, exclude, reconnectBackoffMax, maxTransactionBytes);
+  }
+
+  public MysqlFetcherConfig withLimits(Duration newBackoffMax, ByteSize newMaxTransactionBytes) {
+    return new MysqlFetcherConfig(source, host, port, user, passwordFile, passwordEnv, serverId, start,
+        heartbeatInterval, connectTimeout, include, exclude, newBackoffMax, newMaxTransactionBytes);
+  }
+
+  private static String required(String value, String key) {
+    if (value == null || value.isBlank()) {
+      throw new IllegalArgumentException(key + " is required");
+    }
+    return value;
+  }
+
+  private static Duration nonNegative(Duration value, String key) {
+    if (value.isNegative()) {
+      throw new IllegalArgumentException(key + " cannot be negative");
+    }
+    return value;
+  }
+}

@@ -1,0 +1,334 @@
+package io.gridway.fetcher.mysql;
+
+import com.github.shyiko.mysql.binlog.event.Event;
+import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
+import com.github.shyiko.mysql.binlog.event.EventType;
+import com.github.shyiko.mysql.binlog.event.GtidEventData;
+import com.github.shyiko.mysql.binlog.event.GtidTaggedEventData;
+import com.github.shyiko.mysql.binlog.event.MariadbGtidEventData;
+import com.github.shyiko.mysql.binlog.event.MariadbGtidListEventData;
+import com.github.shyiko.mysql.binlog.event.PreviousGtidSetEventData;
+import com.github.shyiko.mysql.binlog.event.QueryEventData;
+import com.github.shyiko.mysql.binlog.event.RotateEventData;
+import io.gridway.core.event.Heartbeat;
+import io.gridway.core.event.Scn;
+import io.gridway.core.event.SourcePosition;
+import io.gridway.core.event.Transaction;
+import io.gridway.core.fetch.FetcherException;
+import io.gridway.core.fetch.TransactionSink;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns the binlog's event stream into whole transactions, through a table of small handlers, one per
+ * event type. An event group — MariaDB GTID (or MySQL GTID / BEGIN) … XID or COMMIT — becomes one
+ * {@link Transaction} with the group's captured changes; a group that ends in ROLLBACK, or captures
+ * nothing, is passed over. A statement outside a transaction (DDL, TRUNCATE) is a window of its own.
+ *
+ * <p><b>SCNs.</b> A transaction's SCN is {@code Scn.ofBinlog(index of its binlog file, offset just past its
+ * commit event)} — the XID or COMMIT event, or the statement itself for DDL — which every replica reading
+ * the same binlog computes alike. Its position is {@code Binlog(file, that offset, executed GTID set)}:
+ * resuming there neither repeats nor skips a transaction. Heartbeats carry the SCN of the binlog position
+ * the server's heartbeat reports (the end of what it has sent), never below an earlier heartbeat and
+ * never above the next transaction's SCN, which lies past it.
+ *
+ * <p>Not thread-safe: the binlog reader thread calls {@link #onEvent}; {@link #boundary()} and {@link
+ * #lastDelivered()} may be read from any thread. A handler throws {@link FetcherException} for what needs
+ * an operator, {@link TransientFailure} for what a reconnect may fix, and passes the sink's {@link
+ * InterruptedException} on.
+ */
+final class TransactionAssembler {
+  private static final Logger LOG = LoggerFactory.getLogger(TransactionAssembler.class);
+
+  @FunctionalInterface
+  private interface Handler {
+    void handle(Event event, EventHeaderV4 header) throws InterruptedException;
+  }
+
+  private final TransactionSink sink;
+  private final SchemaChanges schemaChanges;
+  private final Clock clock;
+  private final long heartbeatMillis;
+  private final long maxTransactionBytes;
+  private final Map<EventType, Handler> handlers = new EnumMap<>(EventType.class);
+  private final GtidTracker gtids;
+  private final WindowBuffer window = new WindowBuffer();
+
+  private String file = "";
+  private long fileIndex;
+  private volatile ResumePoint boundary;
+  private volatile SourcePosition.Binlog lastDelivered;
+  private boolean inGroup;
+  private boolean inTransaction;
+  private String groupGtid = "";
+  private long groupStart;
+  private Scn lastHeartbeat = Scn.ZERO;
+  private long lastSignalMillis;
+
+  TransactionAssembler(TransactionSink sink, SchemaChanges schemaChanges, ResumePoint start, Limits limits, Clock clock) {
+    this.sink = sink;
+    this.schemaChanges = schemaChanges;
+    this.clock = clock;
+    this.heartbeatMillis = limits.heartbeatMillis();
+    this.maxTransactionBytes = limits.maxTransactionBytes();
+    this.boundary = start;
+    this.gtids = new GtidTracker(start.gtidSet());
+    this.lastSignalMillis = clock.millis();
+    handlers.put(EventType.ROTATE, this::onRotate);
+    handlers.put(EventType.MARIADB_GTID, this::onMariaDbGtid);
+    handlers.put(EventType.GTID, (e, h) -> beginGroup(((GtidEventData) e.getData()).getMySqlGtid().toString(), false));
+    handlers.put(EventType.GTID_TAGGED, (e, h) -> beginGroup(((GtidTaggedEventData) e.getData()).getMySqlGtid().toString(), false));
+    handlers.put(EventType.ANONYMOUS_GTID, (e, h) -> beginGroup("", false));
+    handlers.put(EventType.QUERY, this::onQuery);
+    handlers.put(EventType.TABLE_MAP, (e, h) -> failIfUndecodable(e));
+    Handler rows = this::onRows;
+    for (EventType type : List.of(EventType.WRITE_ROWS, EventType.UPDATE_ROWS, EventType.DELETE_ROWS,
+        EventType.EXT_WRITE_ROWS, EventType.EXT_UPDATE_ROWS, EventType.EXT_DELETE_ROWS, EventType.PARTIAL_UPDATE_ROWS_EVENT)) {
+      handlers.put(type, rows);
+    }
+    handlers.put(EventType.XID, (e, h) -> commit(h));
+    handlers.put(EventType.HEARTBEAT, this::onHeartbeat);
+    handlers.put(EventType.MARIADB_GTID_LIST, (e, h) -> learnGtids(((MariadbGtidListEventData) e.getData()).getMariaGTIDSet().toString()));
+    handlers.put(EventType.PREVIOUS_GTIDS, (e, h) -> learnGtids(((PreviousGtidSetEventData) e.getData()).getGtidSet()));
+    handlers.put(EventType.INCIDENT, (e, h) -> {
+      throw new FetcherException("the server logged an incident at " + file + ":" + h.getPosition()
+          + " (events were lost on the source); re-seed the target, then restart the fetcher after this position");
+    });
+    handlers.put(EventType.XA_PREPARE, (e, h) -> unsupportedXa(h));
+    handlers.put(EventType.TRANSACTION_PAYLOAD, (e, h) -> {
+      throw new FetcherException("the server compresses transactions in the binlog (binlog_transaction_compression=ON);"
+          + " this fetcher needs it OFF");
+    });
+    handlers.put(EventType.UNKNOWN, (e, h) -> {
+      if (inGroup) {
+        throw new FetcherException("an event of a type this client does not know appeared inside a transaction at " + file
+            + ":" + h.getPosition() + " (a compressed binlog? set log_bin_compress=OFF on MariaDB)");
+      }
+    });
+  }
+
+  /** Heartbeat and memory limits of the assembler. */
+  record Limits(long heartbeatMillis, long maxTransactionBytes) {}
+
+  /** A new connection starts at the last boundary: whatever was half read is dropped. */
+  void startSession() {
+    resetGroup();
+  }
+
+  void onEvent(Event event) throws InterruptedException {
+    Handler handler = handlers.get(event.getHeader().getEventType());
+    if (handler != null) {
+      handler.handle(event, (EventHeaderV4) event.getHeader());
+    }
+  }
+
+  /** The last transaction boundary passed: where the next connection starts. */
+  ResumePoint boundary() {
+    return boundary;
+  }
+
+  /** The position of the last transaction delivered, or null before the first. */
+  SourcePosition.Binlog lastDelivered() {
+    return lastDelivered;
+  }
+
+  private void onRotate(Event event, EventHeaderV4 header) {
+    RotateEventData rotate = (RotateEventData) event.getData();
+    file = rotate.getBinlogFilename();
+    fileIndex = BinlogNames.fileIndex(file);
+    // A start by GTID gets a rotate to the file's beginning first, before the server skips to the GTID:
+    // only a file-based boundary may follow rotates.
+    if (!inGroup && !boundary.byGtid()) {
+      boundary = new ResumePoint(file, rotate.getBinlogPosition(), gtids.current());
+    }
+  }
+
+  private void onMariaDbGtid(Event event, EventHeaderV4 header) {
+    MariadbGtidEventData gtid = (MariadbGtidEventData) event.getData();
+    String text = gtid.getDomainId() + "-" + header.getServerId() + "-" + gtid.getSequence();
+    // Without FL_STANDALONE the GTID event opens a transaction (MariaDB writes no BEGIN for it)
+    beginGroup(text, (gtid.getFlags() & MariadbGtidEventData.FL_STANDALONE) == 0);
+  }
+
+  private void beginGroup(String gtid, boolean transaction) {
+    if (inGroup) {
+      LOG.warn("Dropping an unfinished transaction (gtid {}) at {}: the server wrote a new one before its commit,"
+          + " as it does after a crash", groupGtid, file);
+    }
+    resetGroup();
+    inGroup = true;
+    inTransaction = transaction;
+    groupGtid = gtid;
+  }
+
+  private void onQuery(Event event, EventHeaderV4 header) throws InterruptedException {
+    QueryEventData query = (QueryEventData) event.getData();
+    String sql = query.getSql();
+    switch (keyword(sql)) {
+      case "BEGIN" -> {
+        if (inTransaction) {
+          beginGroup("", true);
+        }
+        inGroup = true;
+        inTransaction = true;
+      }
+      case "COMMIT" -> commit(header);
+      case "ROLLBACK" -> {
+        if (sql.trim().length() > "ROLLBACK".length()) {
+          return; // ROLLBACK TO SAVEPOINT: the transaction goes on
+        }
+        endGroup(header.getNextPosition());
+      }
+      case "SAVEPOINT", "RELEASE" -> { }
+      case "XA" -> unsupportedXa(header);
+      default -> statement(sql, query.getDatabase(), header);
+    }
+  }
+
+  private void statement(String sql, String database, EventHeaderV4 header) throws InterruptedException {
+    if (DdlParser.isDml(sql)) {
+      throw new FetcherException("a statement-based event at " + file + ":" + header.getPosition()
+          + " (" + abbreviate(sql) + "): binlog_format is not ROW for the session that wrote it;"
+          + " SET GLOBAL binlog_format=ROW and keep sessions from overriding it");
+    }
+    List<TableChange> changes;
+    try {
+      changes = schemaChanges.of(sql, database);
+    } catch (SQLException e) {
+      throw new TransientFailure("cannot read the schema after a DDL at " + file + ":" + header.getPosition(), e);
+    }
+    for (TableChange change : changes) {
+      window.add(change);
+    }
+    if (!changes.isEmpty()) {
+      LOG.info("DDL at {}:{} changes {}: {}", file, header.getPosition(),
+          changes.stream().map(c -> c.schema().qualifiedName()).toList(), abbreviate(sql));
+    }
+    if (!inTransaction) {
+      commit(header); // a statement outside a transaction is a window of its own
+    }
+  }
+
+  private void onRows(Event event, EventHeaderV4 header) {
+    failIfUndecodable(event);
+    RowsData rows = (RowsData) event.getData();
+    if (rows.skipped()) {
+      return;
+    }
+    if (!inTransaction) {
+      inGroup = true;
+      inTransaction = true;
+    }
+    if (window.isEmpty()) {
+      groupStart = header.getPosition();
+    }
+    window.add(rows);
+    if (window.bytes() > maxTransactionBytes) {
+      throw new FetcherException("the transaction at " + file + ":" + groupStart + " holds more than maxTransactionBytes ("
+          + maxTransactionBytes + " bytes of row events); raise maxTransactionBytes (and the heap) to pass it");
+    }
+  }
+
+  private static void failIfUndecodable(Event event) {
+    if (event.getData() instanceof DecodeFailure failure) {
+      if (failure.fatal()) {
+        throw failure.error() instanceof FetcherException f ? f : new FetcherException(failure.error().getMessage(), failure.error());
+      }
+      throw new TransientFailure(failure.error().getMessage(), failure.error());
+    }
+  }
+
+  private void commit(EventHeaderV4 header) throws InterruptedException {
+    long end = header.getNextPosition();
+    if (end <= 0 || file.isEmpty()) {
+      throw new FetcherException("a commit event without a binlog position (file '" + file + "', next position " + end
+          + "); the fetcher must read a server's binlog, not a relay log");
+    }
+    gtids.add(groupGtid);
+    if (!window.isEmpty()) {
+      Scn scn = Scn.ofBinlog(fileIndex, end);
+      SourcePosition.Binlog position = new SourcePosition.Binlog(file, end, gtids.current());
+      Transaction transaction = window.toTransaction(scn, header.getTimestamp() * 1000, position, groupGtid);
+      window.clear();
+      sink.accept(transaction);
+      lastDelivered = position;
+      lastSignalMillis = clock.millis();
+    } else if (clock.millis() - lastSignalMillis >= heartbeatMillis && heartbeatMillis > 0) {
+      // everything since the last signal was filtered out: let consumers' checkpoints move anyway
+      heartbeat(Scn.ofBinlog(fileIndex, end));
+    }
+    boundary = new ResumePoint(file, end, gtids.current());
+    resetGroup();
+  }
+
+  private void endGroup(long nextPosition) {
+    gtids.add(groupGtid); // a rolled-back group still used up its GTID
+    if (nextPosition > 0 && !file.isEmpty()) {
+      boundary = new ResumePoint(file, nextPosition, gtids.current());
+    }
+    resetGroup();
+  }
+
+  private void resetGroup() {
+    window.clear();
+    inGroup = false;
+    inTransaction = false;
+    groupGtid = "";
+  }
+
+  private void onHeartbeat(Event event, EventHeaderV4 header) throws InterruptedException {
+    if (inGroup || file.isEmpty()) {
+      return;
+    }
+    long position = header.getNextPosition();
+    if (!boundary.byGtid() && boundary.file().equals(file)) {
+      if (position > boundary.offset()) {
+        boundary = new ResumePoint(file, position, gtids.current()); // the server has sent everything before it
+      }
+      position = Math.max(position, boundary.offset());
+    }
+    if (position > 0) {
+      heartbeat(Scn.ofBinlog(fileIndex, position));
+    }
+  }
+
+  private void heartbeat(Scn scn) throws InterruptedException {
+    Scn monotonic = scn.compareTo(lastHeartbeat) >= 0 ? scn : lastHeartbeat;
+    Instant now = clock.instant();
+    sink.heartbeat(new Heartbeat(monotonic, now.getEpochSecond() * 1_000_000 + now.getNano() / 1000));
+    lastHeartbeat = monotonic;
+    lastSignalMillis = now.toEpochMilli();
+  }
+
+  private void learnGtids(String set) {
+    if (!gtids.known() && set != null && !set.isBlank()) {
+      gtids.reset(set);
+    }
+  }
+
+  private void unsupportedXa(EventHeaderV4 header) {
+    throw new FetcherException("an XA transaction at " + file + ":" + header.getPosition()
+        + "; this fetcher does not support XA transactions in the binlog");
+  }
+
+  private static String keyword(String sql) {
+    String s = DdlParser.strip(sql);
+    int end = 0;
+    while (end < s.length() && Character.isLetter(s.charAt(end))) {
+      end++;
+    }
+    return s.substring(0, end).toUpperCase(Locale.ROOT);
+  }
+
+  private static String abbreviate(String sql) {
+    String oneLine = sql.replaceAll("\\s+", " ").trim();
+    return oneLine.length() <= 200 ? oneLine : oneLine.substring(0, 200) + "…";
+  }
+}

@@ -1,0 +1,79 @@
+package io.gridway.fetcher.mysql;
+
+import io.gridway.core.event.ChangeEvent;
+import io.gridway.core.event.Operation;
+import io.gridway.core.event.Row;
+import io.gridway.core.event.Scn;
+import io.gridway.core.event.SourcePosition;
+import io.gridway.core.event.Transaction;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The changes of the transaction being read, held as decoded row events and DDL changes until its commit
+ * event says the SCN and commit time that every {@link ChangeEvent} carries. Not thread-safe; the binlog
+ * reader thread owns it.
+ */
+final class WindowBuffer {
+  private final List<Object> parts = new ArrayList<>(); // RowsData or TableChange, in binlog order
+  private int events;
+  private long bytes;
+
+  void add(RowsData rows) {
+    parts.add(rows);
+    events += rows.rows();
+    bytes += rows.bytes();
+  }
+
+  void add(TableChange change) {
+    parts.add(change);
+    events++;
+    bytes += change.ddl() == null ? 64 : change.ddl().length();
+  }
+
+  boolean isEmpty() {
+    return events == 0;
+  }
+
+  /** Roughly what the transaction occupies: the size of its row events in the binlog. */
+  long bytes() {
+    return bytes;
+  }
+
+  void clear() {
+    parts.clear();
+    events = 0;
+    bytes = 0;
+  }
+
+  Transaction toTransaction(Scn scn, long commitMicros, SourcePosition position, String gtid) {
+    List<ChangeEvent> list = new ArrayList<>(events);
+    for (Object part : parts) {
+      if (part instanceof RowsData rows) {
+        List<Row> images = rows.images();
+        switch (rows.op()) {
+          case INSERT -> {
+            for (Row row : images) {
+              list.add(new ChangeEvent(rows.schema(), Operation.INSERT, null, row, null, scn, commitMicros, 0, ""));
+            }
+          }
+          case DELETE -> {
+            for (Row row : images) {
+              list.add(new ChangeEvent(rows.schema(), Operation.DELETE, row, null, null, scn, commitMicros, 0, ""));
+            }
+          }
+          default -> {
+            for (int i = 0; i + 1 < images.size(); i += 2) {
+              list.add(new ChangeEvent(rows.schema(), Operation.UPDATE, images.get(i), images.get(i + 1), null, scn,
+                  commitMicros, 0, ""));
+            }
+          }
+        }
+      } else {
+        TableChange change = (TableChange) part;
+        list.add(new ChangeEvent(change.schema(), change.op(), null, null, change.ddl(), scn, commitMicros, 0, ""));
+      }
+    }
+    return new Transaction(scn, commitMicros, position, gtid, list);
+  }
+}
