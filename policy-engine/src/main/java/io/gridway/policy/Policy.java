@@ -1,0 +1,107 @@
+package io.gridway.policy;
+
+import io.gridway.core.event.ChangeEvent;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A loaded, validated and compiled policy: immutable, and the unit of hot reload. A relay or
+ * consumer holds the current one in an {@code AtomicReference} and swaps in a newly loaded version
+ * at a window boundary; a version that fails to load never replaces the one in force.
+ *
+ * <p>Its three evaluators are the three places a policy runs (DESIGN §7): {@link #fetch()} in the
+ * relay's fetch stage, {@link #subscription()} for a subscriber's row predicate, {@link #apply()}
+ * in the consumer's appliers. Each caches its per-table decisions by schema id.
+ *
+ * <p><b>NULL in predicates.</b> A {@code where} expression keeps an event only when it evaluates to
+ * {@code true}. Comparing NULL with {@code < <= > >=}, or doing arithmetic on it, is an evaluation
+ * error in CEL, and an error is not true: {@code after.x > 5} is false when x is NULL. As in SQL's
+ * three-valued logic, {@code !(after.x > 5)} is not true either, {@code &&} and {@code ||} still
+ * decide when the other side settles it ({@code after.x > 5 || op == "DELETE"} is true for a
+ * DELETE), and {@code after.x == null} tests for NULL. The README has the full table.
+ *
+ * <p>Thread-safe.
+ */
+public final class Policy {
+  private final CompiledRules rules;
+  private final FetchPolicy fetch;
+  private final RowFilter subscription;
+  private final ApplyPolicy apply;
+
+  Policy(CompiledRules rules) {
+    this.rules = rules;
+    this.fetch = new FetchPolicy(rules);
+    this.subscription = new RowFilter(rules);
+    this.apply = new ApplyPolicy(rules);
+  }
+
+  public String name() {
+    return rules.spec().name();
+  }
+
+  public long version() {
+    return rules.spec().version();
+  }
+
+  public String description() {
+    return rules.spec().description();
+  }
+
+  /** The file it was loaded from (or the name given to a string). */
+  public String file() {
+    return rules.spec().file();
+  }
+
+  /** This grid's origin id, or null when the policy does no origin filtering. */
+  public String origin() {
+    return rules.spec().origin();
+  }
+
+  /** The relay's fetch stage: selection, predicates, column transforms, partitioning, origin. */
+  public FetchPolicy fetch() {
+    return fetch;
+  }
+
+  /** A subscriber's filter: selection and predicates, evaluated per event. */
+  public RowFilter subscription() {
+    return subscription;
+  }
+
+  /** The consumer's appliers: routing and conflict strategy per table. */
+  public ApplyPolicy apply() {
+    return apply;
+  }
+
+  /** What the policy does to one event, step by step. */
+  public Explanation explain(ChangeEvent event) {
+    return Explainer.explain(this, event);
+  }
+
+  /** One line: name, version and what it holds, for {@code policy validate} and logs. */
+  public String summary() {
+    PolicySpec spec = rules.spec();
+    Map<String, Integer> kinds = new TreeMap<>();
+    spec.rules().forEach(r -> kinds.merge(r.body().kind(), 1, Integer::sum));
+    StringBuilder s = new StringBuilder("policy '").append(name()).append("' version ").append(version()).append(": ");
+    s.append(spec.rules().size()).append(spec.rules().size() == 1 ? " rule" : " rules");
+    if (!kinds.isEmpty()) {
+      s.append(" (");
+      kinds.forEach((k, n) -> s.append(n).append(' ').append(k).append(", "));
+      s.setLength(s.length() - 2);
+      s.append(')');
+    }
+    s.append(", include ").append(spec.include().isEmpty() ? "*.*" : spec.include().toString());
+    if (!spec.exclude().isEmpty()) {
+      s.append(", exclude ").append(spec.exclude());
+    }
+    if (spec.origin() != null) {
+      s.append(", origin ").append(spec.origin());
+    }
+    return s.toString();
+  }
+
+  @Override
+  public String toString() {
+    return "Policy[" + name() + " v" + version() + "]";
+  }
+}
