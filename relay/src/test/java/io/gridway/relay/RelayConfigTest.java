@@ -1,0 +1,69 @@
+package io.gridway.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.gridway.core.config.ConfigException;
+import org.junit.jupiter.api.Test;
+
+class RelayConfigTest {
+
+  @Test
+  void minimalConfigGetsDefaults() {
+    RelayConfig config = RelayConfig.parse("source:\n  id: demo\n  synthetic: {}\n", "test.yaml");
+    assertThat(config.source().partitions()).isEqualTo(1);
+    assertThat(config.buffer().capacity().bytes()).isEqualTo(1L << 30);
+    assertThat(config.buffer().maxWindow().bytes()).isEqualTo(256L << 20);
+    assertThat(config.http().host()).isEqualTo("127.0.0.1");
+    assertThat(config.http().limits().maxStreams()).isEqualTo(64);
+    assertThat(config.source().synthetic().rowBytes()).isEqualTo(1100);
+  }
+
+  @Test
+  void fullConfigParses() {
+    RelayConfig config = RelayConfig.parse("""
+        source:
+          id: orders
+          partitions: 8
+          synthetic:
+            tables: 3
+            rowBytes: 1100
+            eventsPerSecond: 0
+            maxEvents: 480000
+            seed: 7
+        buffer:
+          capacity: 2GiB
+          maxWindow: 64MiB
+        http:
+          host: 0.0.0.0
+          port: 0
+          limits:
+            maxStreams: 8
+            maxWait: 30s
+          stream:
+            heartbeat: 500ms
+            writeBufferHighWater: 512KiB
+        """, "relay.yaml");
+    assertThat(config.buffer().capacity().bytes()).isEqualTo(2L << 30);
+    assertThat(config.http().stream().heartbeat().toMillis()).isEqualTo(500);
+    assertThat(config.source().synthetic().maxEvents()).isEqualTo(480_000);
+  }
+
+  @Test
+  void errorsNameTheFileLineKeyAndReason() {
+    assertThatThrownBy(() -> RelayConfig.parse("source:\n  id: demo\n  synthetic: {}\nbufer:\n  capacity: 1GiB\n", "relay.yaml"))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("relay.yaml:4").hasMessageContaining("unknown key 'bufer'");
+    assertThatThrownBy(() -> RelayConfig.parse("source:\n  id: demo\n  synthetic: {}\nbuffer:\n  capacity: 1MiB\n", "relay.yaml"))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("buffer").hasMessageContaining("capacity must be 64MiB..1TiB");
+    assertThatThrownBy(() -> RelayConfig.parse("source:\n  id: demo\n  synthetic:\n    rowBytes: lots\n", "relay.yaml"))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("rowBytes");
+    assertThatThrownBy(() -> RelayConfig.parse("source:\n  id: 'bad id'\n  synthetic: {}\n", "relay.yaml"))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("source").hasMessageContaining("id must be");
+    assertThatThrownBy(() -> RelayConfig.parse("source:\n  id: demo\n  synthetic: {}\nhttp:\n  port: 70000\n", "relay.yaml"))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("port must be 0..65535");
+    assertThatThrownBy(() -> RelayConfig.parse("source:\n  id: demo\n  synthetic: {}\nhttp:\n  limits:\n    maxStreams: 9999\n", "relay.yaml"))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("http.limits").hasMessageContaining("maxStreams");
+    assertThatThrownBy(() -> RelayConfig.parse("buffer: {}\n", "relay.yaml"))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("source is required");
+  }
+}
