@@ -64,6 +64,11 @@ public final class Relay implements AutoCloseable {
     return http.port();
   }
 
+  /** Event requests in flight (long-polls and streams). */
+  public int inFlightRequests() {
+    return http.inFlight();
+  }
+
   @Override
   public void close() {
     http.close();

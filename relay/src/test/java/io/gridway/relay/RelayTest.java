@@ -71,7 +71,7 @@ class RelayTest {
       CompletableFuture<HttpResponse<byte[]>> longPoll = CLIENT.sendAsync(HttpRequest.newBuilder(URI.create(
           "http://127.0.0.1:" + port + "/v1/sources/demo/events?since=18446744073709551614&waitMs=30000")).build(),
           HttpResponse.BodyHandlers.ofByteArray());
-      await().until(() -> relay.buffer().waitingReaders() >= 1);
+      await().until(() -> relay.inFlightRequests() == 2);
       relay.close();
 
       List<Object> end = streamEnd.get(10, TimeUnit.SECONDS);
