@@ -29,6 +29,9 @@ public final class ConsumerMain {
   private ConsumerMain() {}
 
   public static void main(String[] args) throws InterruptedException {
+    if (System.getProperty("logback.configurationFile") == null) {
+      System.setProperty("logback.configurationFile", "io/gridway/consumer/logback-service.xml");
+    }
     if (args.length != 2 || !args[0].equals("--config")) {
       System.err.println("usage: ConsumerMain --config <consumer.yml>");
       System.exit(2);
