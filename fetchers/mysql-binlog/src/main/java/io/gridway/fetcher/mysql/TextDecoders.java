@@ -22,11 +22,22 @@ import java.util.List;
 final class TextDecoders {
   private TextDecoders() {}
 
-  /** CHAR(n) or BINARY(n): a 1-byte length, 2 bytes past 255 bytes of maximum length. */
+  /**
+   * CHAR(n) or BINARY(n): a 1-byte length, 2 bytes past 255 bytes of maximum length. The binlog strips the
+   * padding; BINARY gets its zero bytes back (as the server's own replica does), CHAR stays without its
+   * trailing spaces (as the server returns it).
+   */
   static TypedColumn fixed(ColumnSpec c) {
     int prefix = c.meta() < 256 ? 1 : 2;
     if (isBinary(c)) {
-      return new TypedColumn(sized(c, ColumnType.BINARY, c.meta()), bytes(prefix));
+      int width = c.meta();
+      return new TypedColumn(sized(c, ColumnType.BINARY, width), in -> {
+        int length = (int) in.le(prefix);
+        int at = in.advance(length);
+        byte[] padded = new byte[Math.max(width, length)];
+        System.arraycopy(in.array(), at, padded, 0, length);
+        return Bytes.wrap(padded);
+      });
     }
     return new TypedColumn(sized(c, ColumnType.CHAR, c.meta() / c.charset().maxBytesPerChar()), text(prefix, c.charset()));
   }
