@@ -68,7 +68,9 @@ interface Partitioner {
       if (row == null) {
         return offset;
       }
-      long hash = XxHash64.hash(KeyEncoding.encode(row, keyIndexes));
+      long hash = keyIndexes.length == 1 && row.get(keyIndexes[0]) instanceof Long id
+          ? XxHash64.hashTaggedLong(0x01, id)
+          : XxHash64.hash(KeyEncoding.encode(row, keyIndexes));
       return offset + (int) Long.remainderUnsigned(hash, buckets);
     }
 

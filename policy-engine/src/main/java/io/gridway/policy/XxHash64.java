@@ -69,6 +69,25 @@ final class XxHash64 {
     return h;
   }
 
+  /**
+   * The hash of the 9 bytes {@code tag, v (8 bytes big-endian)}: the key encoding of a single
+   * integer key, hashed without building the array (the common case of partitioning by key).
+   */
+  static long hashTaggedLong(int tag, long v) {
+    long h = P5 + 9;
+    // The first 8 bytes, read little-endian: the tag, then v's 7 high bytes in big-endian order.
+    h ^= round(0, (tag & 0xFFL) | (Long.reverseBytes(v) << 8));
+    h = Long.rotateLeft(h, 27) * P1 + P4;
+    h ^= (v & 0xFFL) * P5;
+    h = Long.rotateLeft(h, 11) * P1;
+    h ^= h >>> 33;
+    h *= P2;
+    h ^= h >>> 29;
+    h *= P3;
+    h ^= h >>> 32;
+    return h;
+  }
+
   private static long round(long acc, long input) {
     acc += input * P2;
     acc = Long.rotateLeft(acc, 31);

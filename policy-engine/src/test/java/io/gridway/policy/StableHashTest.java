@@ -8,6 +8,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -44,6 +46,7 @@ class StableHashTest {
   @Test
   void keyHashesAreFixedVectors() {
     assertThat(XxHash64.hash(KeyEncoding.encode(List.of(42L)))).isEqualTo(0x7e1480456b8f3aa6L);
+    assertThat(XxHash64.hashTaggedLong(0x01, 42L)).isEqualTo(0x7e1480456b8f3aa6L);
     assertThat(XxHash64.hash(KeyEncoding.encode(Arrays.asList(7L, "ann")))).isEqualTo(0x15b6713be7eeebf1L);
     assertThat(XxHash64.hash(KeyEncoding.encode(List.of("héllo")))).isEqualTo(0x691e824532f9d666L);
     assertThat(XxHash64.hash(KeyEncoding.encode(List.of(-1L)))).isEqualTo(0xe4a42358fe73e0b6L);
@@ -68,6 +71,11 @@ class StableHashTest {
   void theRowFastPathEncodesLikeTheGeneralOne() {
     assertThat(KeyEncoding.encode(Fixtures.order(42, "PAID", 1L), new int[] {0})).isEqualTo(KeyEncoding.encode(List.of(42L)));
     assertThat(KeyEncoding.encode(Fixtures.order(42, "PAID", 1L), new int[] {0, 1})).isEqualTo(KeyEncoding.encode(List.of(42L, "PAID")));
+  }
+
+  @Property(tries = 500)
+  void theSingleIntegerKeyShortcutEqualsTheGeneralHash(@ForAll long id) {
+    assertThat(XxHash64.hashTaggedLong(0x01, id)).isEqualTo(XxHash64.hash(KeyEncoding.encode(List.of(id))));
   }
 
   private static long hash(String s) {
