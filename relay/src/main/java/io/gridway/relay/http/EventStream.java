@@ -16,6 +16,7 @@ import io.netty.handler.codec.http.HttpVersion;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.LoggerFactory;
 
 /**
  * A {@code stream=true} response: a chunked body that never ends, pushing windows as they are
@@ -84,6 +85,17 @@ final class EventStream implements EventsResponse {
 
   /** Copies and writes batches while the client keeps up; registers for a wakeup when caught up. */
   private void pump() {
+    try {
+      tryPump();
+    } catch (RuntimeException e) {
+      // A bug, not the client's fault: end the stream (the client sees it end without an ERROR frame).
+      LoggerFactory.getLogger(EventStream.class).warn("stream {} failed", request.path(), e);
+      abort();
+      ctx.close();
+    }
+  }
+
+  private void tryPump() {
     if (done) {
       return;
     }

@@ -11,6 +11,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.LoggerFactory;
 
 /**
  * One long-poll: answers at once when windows above {@code since} are there, else registers a
@@ -54,6 +55,18 @@ final class LongPollResponse implements EventsResponse {
   }
 
   private void attempt() {
+    try {
+      tryAttempt();
+    } catch (RuntimeException e) {
+      // A bug, not the client's fault: answer 500 rather than leave the request hanging.
+      LoggerFactory.getLogger(LongPollResponse.class).warn("long-poll {} failed", request.path(), e);
+      if (!done) {
+        fail(Problem.internal("the relay failed to read its buffer: " + e));
+      }
+    }
+  }
+
+  private void tryAttempt() {
     if (done) {
       return;
     }
