@@ -9,7 +9,8 @@ import java.util.Objects;
  *
  * @param scn the transaction's SCN
  * @param commitTimeMicros the source commit time in microseconds since the epoch
- * @param position where the source resumes after this transaction
+ * @param position where the source resumes after this transaction, or null when unknown (a window
+ *     decoded from the wire whose END_OF_WINDOW frame has position kind "none")
  * @param gtid the transaction's own GTID, or "" when the source has none
  * @param events the changes in commit order; never empty
  */
@@ -17,7 +18,6 @@ public record Transaction(Scn scn, long commitTimeMicros, SourcePosition positio
 
   public Transaction {
     Objects.requireNonNull(scn, "scn");
-    Objects.requireNonNull(position, "position");
     gtid = gtid == null ? "" : gtid;
     events = List.copyOf(events);
     if (events.isEmpty()) {

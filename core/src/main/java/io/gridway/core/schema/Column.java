@@ -77,6 +77,34 @@ public record Column(
     if (length < 0 || precision < 0 || scale < 0) {
       throw new IllegalArgumentException("column " + name + ": negative length, precision or scale");
     }
+    // The wire format (docs/wire-format.md §3) carries these only for the types they mean something
+    // for, and the schema id hashes them: a stray value would give two ids to one table shape.
+    if (length != 0 && !hasLength(type)) {
+      throw new IllegalArgumentException("column " + name + ": " + type + " has no length (got " + length + ")");
+    }
+    if (precision != 0 && type != ColumnType.DECIMAL) {
+      throw new IllegalArgumentException("column " + name + ": " + type + " has no precision (got " + precision + ")");
+    }
+    if (scale != 0 && !hasScale(type)) {
+      throw new IllegalArgumentException("column " + name + ": " + type + " has no scale (got " + scale + ")");
+    }
+    if (!members.isEmpty() && type != ColumnType.ENUM && type != ColumnType.SET) {
+      throw new IllegalArgumentException("column " + name + ": only ENUM and SET columns have members, not " + type);
+    }
+  }
+
+  private static boolean hasLength(ColumnType type) {
+    return switch (type) {
+      case CHAR, VARCHAR, BINARY, VARBINARY, BIT -> true;
+      default -> false;
+    };
+  }
+
+  private static boolean hasScale(ColumnType type) {
+    return switch (type) {
+      case DECIMAL, TIME, DATETIME, TIMESTAMP -> true;
+      default -> false;
+    };
   }
 
   /** A column with no length, precision, scale, charset or members: enough for most types. */
@@ -141,12 +169,41 @@ public record Column(
       case BIT -> length == 64 || ((Long) value >>> length) == 0 ? null : "more than " + length + " bits";
       case YEAR -> (Long) value == 0 || ((Long) value >= 1901 && (Long) value <= 2155) ? null : "year out of range 1901..2155";
       case DECIMAL -> decimalRange((BigDecimal) value);
-      case TIME -> Math.abs(((Duration) value).toNanos() / 1000) <= MAX_TIME_MICROS ? null : "TIME out of range ±838:59:59.999999";
+      case TIME -> timeRange((Duration) value);
       case DATE -> yearRange(((LocalDate) value).getYear());
-      case DATETIME -> yearRange(((LocalDateTime) value).getYear());
-      case TIMESTAMP -> ((Instant) value).getEpochSecond() >= 0 ? null : "TIMESTAMP before 1970";
+      case DATETIME -> ((LocalDateTime) value).getNano() % 1000 != 0 ? FINER_THAN_MICROS : yearRange(((LocalDateTime) value).getYear());
+      case TIMESTAMP -> timestampRange((Instant) value);
       default -> null;
     };
+  }
+
+  private static final String FINER_THAN_MICROS = "finer than microseconds, which the wire format cannot carry";
+
+  /** Last second of 9999-12-31, the end of DATETIME's range too. */
+  private static final long MAX_TIMESTAMP_SECOND = 253_402_300_799L;
+
+  private static String timeRange(Duration value) {
+    if (value.getNano() % 1000 != 0) {
+      return FINER_THAN_MICROS;
+    }
+    // Compare seconds first: toNanos() overflows for durations beyond ±292 years.
+    long seconds = value.getSeconds();
+    if (seconds < -MAX_TIME_MICROS / 1_000_000 - 1 || seconds > MAX_TIME_MICROS / 1_000_000) {
+      return "TIME out of range ±838:59:59.999999";
+    }
+    long micros = seconds * 1_000_000L + value.getNano() / 1000;
+    return Math.abs(micros) <= MAX_TIME_MICROS ? null : "TIME out of range ±838:59:59.999999";
+  }
+
+  private static String timestampRange(Instant value) {
+    if (value.getNano() % 1000 != 0) {
+      return FINER_THAN_MICROS;
+    }
+    // Wire value 0 is MySQL's zero TIMESTAMP (ZeroDate), so the epoch itself has no encoding.
+    if (value.getEpochSecond() < 0 || value.equals(Instant.EPOCH)) {
+      return "TIMESTAMP at or before 1970-01-01T00:00:00Z (the zero TIMESTAMP is ZeroDate.zero(TIMESTAMP))";
+    }
+    return value.getEpochSecond() <= MAX_TIMESTAMP_SECOND ? null : "TIMESTAMP after 9999-12-31T23:59:59.999999Z";
   }
 
   private String integerRange(long v, int bits) {

@@ -26,7 +26,12 @@ public final class WireFormatException extends RuntimeException {
   private final long frameOffset;
 
   public WireFormatException(Reason reason, long frameOffset, String detail) {
-    super(reason + " at frame offset " + frameOffset + ": " + detail);
+    this(reason, frameOffset, detail, null);
+  }
+
+  /** As above, keeping the lower-level exception that exposed the problem. */
+  public WireFormatException(Reason reason, long frameOffset, String detail, Throwable cause) {
+    super(reason + " at frame offset " + frameOffset + ": " + detail, cause);
     this.reason = reason;
     this.frameOffset = frameOffset;
   }
