@@ -28,6 +28,12 @@ final class Failures {
     }
     String message = server.getMessage() == null ? "" : server.getMessage();
     String lower = message.toLowerCase(Locale.ROOT);
+    if (lower.contains("same server_uuid/server_id") || lower.contains("same server_id")) {
+      // MariaDB's ER_SLAVE_SAME_ID (4052), MySQL's 1236 with this text: the newer connection won
+      return new FetcherException("serverId " + serverId + " clashes with another replica of " + facts.address()
+          + ": the server disconnected this fetcher because a replica with the same server_id connected (server: "
+          + message + "); give every fetcher and replica of this server its own serverId", error);
+    }
     switch (server.getErrorCode()) {
       case ER_ACCESS_DENIED -> {
         return new FetcherException("access denied for user '" + user + "' on " + facts.address() + " (server: " + message
@@ -39,7 +45,7 @@ final class Failures {
             + "'@'<host>'", error);
       }
       case ER_MASTER_FATAL_ERROR_READING_BINLOG -> {
-        return readingBinlog(message, lower, facts, serverId, from, error);
+        return readingBinlog(message, lower, facts, from, error);
       }
       default -> {
         return null;
@@ -47,13 +53,8 @@ final class Failures {
     }
   }
 
-  private static FetcherException readingBinlog(String message, String lower, ServerFacts facts, long serverId,
-      ResumePoint from, Throwable error) {
-    if (lower.contains("same server_uuid/server_id") || lower.contains("same server_id")) {
-      return new FetcherException("serverId " + serverId + " clashes with another replica of " + facts.address()
-          + ": the server disconnected this fetcher because a replica with the same server_id connected (server: "
-          + message + "); give every fetcher and replica of this server its own serverId", error);
-    }
+  private static FetcherException readingBinlog(String message, String lower, ServerFacts facts, ResumePoint from,
+      Throwable error) {
     if (lower.contains("could not find first log file")) {
       return facts.binlogs().isEmpty() ? new FetcherException(message, error)
           : facts.purged("binlog position " + from.file() + ":" + from.offset(), from.file());

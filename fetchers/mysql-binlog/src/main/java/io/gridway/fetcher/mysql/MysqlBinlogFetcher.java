@@ -128,7 +128,8 @@ public final class MysqlBinlogFetcher implements Fetcher {
     StartPosition start = StartPosition.parse(config.start());
     SchemaFactory schemas = new SchemaFactory(config.source());
     boolean reconnecting = false;
-    try (Jdbc jdbc = new Jdbc(config, password)) {
+    Jdbc jdbc = new Jdbc(config, password);
+    try {
       ServerProbe probe = new ServerProbe(jdbc, address, config.user());
       InformationSchema informationSchema = new InformationSchema(jdbc);
       TableRegistry tables = new TableRegistry(TableFilter.of(config.include(), config.exclude()), schemas, informationSchema);
@@ -191,6 +192,9 @@ public final class MysqlBinlogFetcher implements Fetcher {
       status = new FetcherStatus(FetcherStatus.State.FAILED, delivered(), error.getMessage());
       LOG.error("Fetcher {} failed", config.source(), e);
       sink.failed(error);
+    } finally {
+      Thread.interrupted(); // close()'s wake-up call has done its job; let the pool close without it
+      jdbc.close();
     }
   }
 

@@ -119,6 +119,11 @@ public record MysqlFetcherConfig(
         newInterval, connectTimeout, include, exclude, reconnectBackoffMax, maxTransactionBytes);
   }
 
+  public MysqlFetcherConfig withConnectTimeout(Duration newTimeout) {
+    return new MysqlFetcherConfig(source, host, port, user, passwordFile, passwordEnv, serverId, start,
+        heartbeatInterval, newTimeout, include, exclude, reconnectBackoffMax, maxTransactionBytes);
+  }
+
   public MysqlFetcherConfig withUser(String newUser, Path newPasswordFile) {
     return new MysqlFetcherConfig(source, host, port, newUser, newPasswordFile.toString(), null, serverId, start,
         heartbeatInterval, connectTimeout, include, exclude, reconnectBackoffMax, maxTransactionBytes);
