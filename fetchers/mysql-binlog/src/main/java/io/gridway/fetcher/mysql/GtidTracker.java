@@ -8,8 +8,9 @@ import java.util.TreeMap;
  * The executed GTID set as of the last transaction the fetcher passed, so that every transaction's
  * position carries it. MariaDB sets are one {@code domain-server-sequence} per domain (kept ordered by
  * domain, so the text is the same in every replica); MySQL sets are {@code uuid:intervals}, kept by the
- * client's {@link GtidSet}. A set that started unknown (a start by file and offset on MySQL) stays ""
- * until a PREVIOUS_GTIDS or GTID_LIST event states it.
+ * client's {@link GtidSet}. A MariaDB GTID replaces its domain's entry, so a MariaDB set is right for every
+ * domain it has seen a transaction of even when it started unknown; a MySQL set that started unknown (a start
+ * by file and offset) stays "" until a PREVIOUS_GTIDS event states it.
  *
  * <p>Not thread-safe; the binlog reader thread owns it.
  */
@@ -20,16 +21,21 @@ final class GtidTracker {
   private String text = "";
 
   GtidTracker(String initial) {
-    reset(initial);
+    reset(initial, false);
   }
 
-  /** Replaces the set, for example from a GTID_LIST event; "" means unknown. */
-  void reset(String set) {
+  /**
+   * Replaces the set.
+   *
+   * @param emptyIsKnown whether "" means the empty set (a GTID_LIST or PREVIOUS_GTIDS event says so) rather
+   *     than "unknown" (a position persisted without one)
+   */
+  void reset(String set, boolean emptyIsKnown) {
     mariaDb.clear();
     mysql = null;
     String trimmed = set == null ? "" : set.replace("\n", "").trim();
-    known = !trimmed.isEmpty();
-    if (!known) {
+    known = emptyIsKnown || !trimmed.isEmpty();
+    if (trimmed.isEmpty()) {
       text = "";
       return;
     }
@@ -50,12 +56,13 @@ final class GtidTracker {
 
   /** Adds a committed transaction's GTID ({@code d-s-n} or {@code uuid:n}). */
   void add(String gtid) {
-    if (!known || gtid.isEmpty()) {
+    if (gtid.isEmpty()) {
       return;
     }
     if (isMariaDb(gtid)) {
       mariaDb.put(Long.parseLong(gtid.substring(0, gtid.indexOf('-'))), gtid);
-    } else {
+      known = true;
+    } else if (known) {
       if (mysql == null) {
         mysql = new GtidSet("");
       }

@@ -95,8 +95,8 @@ final class TransactionAssembler {
     }
     handlers.put(EventType.XID, (e, h) -> commit(h));
     handlers.put(EventType.HEARTBEAT, this::onHeartbeat);
-    handlers.put(EventType.MARIADB_GTID_LIST, (e, h) -> learnGtids(((MariadbGtidListEventData) e.getData()).getMariaGTIDSet().toString()));
-    handlers.put(EventType.PREVIOUS_GTIDS, (e, h) -> learnGtids(((PreviousGtidSetEventData) e.getData()).getGtidSet()));
+    handlers.put(EventType.MARIADB_GTID_LIST, (e, h) -> learnGtids(h, ((MariadbGtidListEventData) e.getData()).getMariaGTIDSet().toString()));
+    handlers.put(EventType.PREVIOUS_GTIDS, (e, h) -> learnGtids(h, ((PreviousGtidSetEventData) e.getData()).getGtidSet()));
     handlers.put(EventType.INCIDENT, (e, h) -> {
       throw new FetcherException("the server logged an incident at " + file + ":" + h.getPosition()
           + " (events were lost on the source); re-seed the target, then restart the fetcher after this position");
@@ -307,9 +307,17 @@ final class TransactionAssembler {
     lastSignalMillis = now.toEpochMilli();
   }
 
-  private void learnGtids(String set) {
-    if (!gtids.known() && set != null && !set.isBlank()) {
-      gtids.reset(set);
+  /**
+   * A GTID_LIST (MariaDB) or PREVIOUS_GTIDS (MySQL) event opens every binlog file with the executed set
+   * at that point. It is taken as the truth when the fetcher reads the file from its start (no group of
+   * this file passed yet); artificial copies the server sends at connect time (no position) are not.
+   */
+  private void learnGtids(EventHeaderV4 header, String set) {
+    boolean fromFileStart = !inGroup && header.getNextPosition() > 0 && !boundary.byGtid()
+        && boundary.file().equals(file) && boundary.offset() <= header.getPosition();
+    if (fromFileStart && set != null) {
+      gtids.reset(set, true);
+      boundary = new ResumePoint(boundary.file(), boundary.offset(), gtids.current());
     }
   }
 
