@@ -64,7 +64,7 @@ public record HttpConfig(String host, Integer port, Integer ioThreads, Limits li
       maxRequests = maxRequests == null ? 512 : maxRequests;
       maxStreams = maxStreams == null ? 64 : maxStreams;
       maxResponseBytes = maxResponseBytes == null ? ByteSize.ofMebibytes(64) : maxResponseBytes;
-      defaultResponseBytes = defaultResponseBytes == null ? ByteSize.ofMebibytes(4) : defaultResponseBytes;
+      defaultResponseBytes = defaultResponseBytes == null ? ByteSize.ofMebibytes(1) : defaultResponseBytes;
       maxWait = maxWait == null ? Duration.ofSeconds(60) : maxWait;
       if (maxConnections < 1 || maxConnections > 1_000_000) {
         throw new IllegalArgumentException("maxConnections must be 1..1000000, not " + maxConnections);

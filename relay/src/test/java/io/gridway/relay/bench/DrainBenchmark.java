@@ -41,19 +41,25 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code -Dbench.decode=full}.
  *
  * <p>Properties: {@code bench.events} (480000), {@code bench.txn} (events per transaction, 1),
- * {@code bench.maxBytes} (per response, 4194304), {@code bench.decode} (header|full),
+ * {@code bench.maxBytes} (per response, 1048576), {@code bench.decode} (header|full),
  * {@code bench.ioThreads} (2), {@code bench.rounds} (2; the best round is reported).
  */
 public final class DrainBenchmark {
   private static final int EVENTS = Integer.getInteger("bench.events", 480_000);
   private static final int TXN = Integer.getInteger("bench.txn", 1);
-  private static final int MAX_BYTES = Integer.getInteger("bench.maxBytes", 4 << 20);
+  private static final int MAX_BYTES = Integer.getInteger("bench.maxBytes", 1 << 20);
   private static final boolean FULL = "full".equals(System.getProperty("bench.decode", "header"));
   private static final int IO_THREADS = Integer.getInteger("bench.ioThreads", 2);
   private static final int ROUNDS = Integer.getInteger("bench.rounds", 2);
 
   private static final OperatingSystemMXBean OS = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+  /** Where reader time goes: waiting for the response head, reading the body, parsing frames (nanoseconds, all readers). */
+  private static final AtomicLong HEAD_NANOS = new AtomicLong();
+  private static final AtomicLong BODY_NANOS = new AtomicLong();
+  private static final AtomicLong PARSE_NANOS = new AtomicLong();
+  private static final AtomicLong REQUESTS = new AtomicLong();
 
   private DrainBenchmark() {}
 
@@ -153,6 +159,10 @@ public final class DrainBenchmark {
       t.start();
       threads.add(t);
     }
+    HEAD_NANOS.set(0);
+    BODY_NANOS.set(0);
+    PARSE_NANOS.set(0);
+    REQUESTS.set(0);
     long cpu = OS.getProcessCpuTime();
     long began = System.nanoTime();
     start.countDown();
@@ -163,6 +173,9 @@ public final class DrainBenchmark {
     if (failure[0] != null) {
       throw new IllegalStateException(failure[0]);
     }
+    long requests = Math.max(1, REQUESTS.get());
+    System.out.printf("  %d reader(s): %d requests; per request: %.2f ms to the response head, %.2f ms reading the body, %.2f ms parsing%n",
+        readers, requests, HEAD_NANOS.get() / 1e6 / requests, BODY_NANOS.get() / 1e6 / requests, PARSE_NANOS.get() / 1e6 / requests);
     return new Result("relay HTTP", readers, events * readers, bytes.get(), seconds, (OS.getProcessCpuTime() - cpu) / 1e9,
         readerCpu.get() / 1e9);
   }
@@ -180,12 +193,15 @@ public final class DrainBenchmark {
       while (seen < events) {
         channel.write(StandardCharsets.US_ASCII.encode("GET /v1/sources/bench/events?since=" + since + "&maxBytes=" + MAX_BYTES
             + "&waitMs=0 HTTP/1.1\r\nHost: bench\r\n\r\n"));
+        long t0 = System.nanoTime();
         int length = readHead(channel, head, body);
+        long t1 = System.nanoTime();
         while (body.position() < length) {
           if (channel.read(body) < 0) {
             throw new IOException("connection closed");
           }
         }
+        long t2 = System.nanoTime();
         body.flip();
         int pos = 0;
         while (pos < length) {
@@ -206,6 +222,10 @@ public final class DrainBenchmark {
         }
         bytes += length;
         body.clear();
+        HEAD_NANOS.addAndGet(t1 - t0);
+        BODY_NANOS.addAndGet(t2 - t1);
+        PARSE_NANOS.addAndGet(System.nanoTime() - t2);
+        REQUESTS.incrementAndGet();
       }
     }
     return bytes;
