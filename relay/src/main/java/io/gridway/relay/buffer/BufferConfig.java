@@ -10,7 +10,7 @@ import io.gridway.core.config.ByteSize;
  *     buffer is {@code capacity / maxWindow} chunks of this size and evicts a chunk at a time, so
  *     between {@code capacity - maxWindow} and {@code capacity} bytes of recent windows are held.
  *     Default a quarter of the capacity, at most 1GiB
- * @param indexWindows how many windows the index holds (about 32 bytes of heap each); more windows
+ * @param indexWindows how many windows the index holds (40 bytes of heap each); more windows
  *     than this evict the oldest even if bytes remain. Default one per KiB of capacity
  */
 public record BufferConfig(ByteSize capacity, ByteSize maxWindow, Integer indexWindows) {
