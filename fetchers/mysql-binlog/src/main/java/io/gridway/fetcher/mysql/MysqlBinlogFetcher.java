@@ -106,9 +106,12 @@ public final class MysqlBinlogFetcher implements Fetcher {
       current.stop();
     }
     if (reader != null && reader != Thread.currentThread()) {
-      reader.interrupt(); // wakes a backoff sleep or a sink blocked on back-pressure
       try {
-        reader.join(CLOSE_WAIT.toMillis());
+        reader.join(200); // usually enough: stopping the session closed its socket
+        if (reader.isAlive()) {
+          reader.interrupt(); // wakes a backoff sleep or a sink blocked on back-pressure
+          reader.join(CLOSE_WAIT.toMillis());
+        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
