@@ -6,6 +6,7 @@ import io.gridway.core.wire.WireFormat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,7 +39,6 @@ final class Dispatcher implements Runnable {
   private final MicroBatchLanes lanes;
   private final PartitionMetrics metrics;
   private volatile boolean stopping;
-  private WindowData carry;
   private long sequence;
 
   Dispatcher(DispatchSetup setup, PartitionBuffer buffer, Committer committer, MicroBatchLanes lanes,
@@ -90,41 +90,54 @@ final class Dispatcher implements Runnable {
     }
   }
 
-  /** The next batch's windows: empty when nothing arrived for a while or the partition is stopping. */
+  /**
+   * The next batch's windows: empty when nothing arrived for a while or the partition is stopping. Drains
+   * the buffer once per publication (network read) rather than window by window, so the puller and the
+   * dispatcher rarely meet on the buffer's lock.
+   */
   private List<WindowData> collect() throws InterruptedException {
-    WindowData first = carry != null ? carry : buffer.poll(POLL_MILLIS, TimeUnit.MILLISECONDS);
-    carry = null;
     List<WindowData> windows = new ArrayList<>();
-    if (first == null || stopping) {
+    Predicate<WindowData> alone = lanes.count() > 1 ? Dispatcher::hasTableWideEvent : w -> false;
+    long seen = buffer.publications();
+    long maxEvents = limits.maxEvents();
+    long maxBytes = limits.maxBytes().bytes();
+    if (buffer.drainTo(windows, maxEvents, maxBytes, alone) || stopping) {
       return windows;
     }
-    windows.add(first);
-    if (lanes.count() > 1 && hasTableWideEvent(first)) {
-      return windows; // a barrier window goes alone
-    }
-    long events = first.eventCount();
-    long bytes = first.byteSize();
-    long deadline = System.nanoTime() + limits.maxWait().toNanos();
-    while (events < limits.maxEvents() && bytes < limits.maxBytes().bytes() && !stopping) {
-      WindowData next = buffer.pollNow();
-      if (next == null) {
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
-          break;
-        }
-        next = buffer.poll(left, TimeUnit.NANOSECONDS);
-        if (next == null) {
-          break;
-        }
+    if (windows.isEmpty()) {
+      if (!buffer.awaitPublication(seen, POLL_MILLIS, TimeUnit.MILLISECONDS) || stopping) {
+        return windows;
       }
-      boolean tooBig = events + next.eventCount() > limits.maxEvents() || bytes + next.byteSize() > limits.maxBytes().bytes();
-      if ((tooBig && !next.isHeartbeat()) || (lanes.count() > 1 && hasTableWideEvent(next))) {
-        carry = next;
+      if (buffer.drainTo(windows, maxEvents, maxBytes, alone)) {
+        return windows;
+      }
+    }
+    long events = 0;
+    long bytes = 0;
+    for (WindowData w : windows) {
+      events += w.eventCount();
+      bytes += w.byteSize();
+    }
+    long deadline = System.nanoTime() + limits.maxWait().toNanos();
+    while (events < maxEvents && bytes < maxBytes && !stopping) {
+      seen = buffer.publications(); // read before draining, so a publication in between is not missed
+      int before = windows.size();
+      boolean full = buffer.drainTo(windows, maxEvents - events, maxBytes - bytes, alone);
+      for (int i = before; i < windows.size(); i++) {
+        events += windows.get(i).eventCount();
+        bytes += windows.get(i).byteSize();
+      }
+      if (full) {
         break;
       }
-      windows.add(next);
-      events += next.eventCount();
-      bytes += next.byteSize();
+      if (windows.size() > before) {
+        continue;
+      }
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        break;
+      }
+      buffer.awaitPublication(seen, left, TimeUnit.NANOSECONDS);
     }
     return windows;
   }

@@ -6,6 +6,7 @@ import io.gridway.core.wire.ErrorFrame;
 import io.gridway.core.wire.EventView;
 import io.gridway.core.wire.FrameReader;
 import io.gridway.core.wire.FrameType;
+import io.gridway.core.wire.WireFormat;
 import io.gridway.core.wire.WireFormatException;
 import io.gridway.core.wire.WireFormatException.Reason;
 import io.netty.buffer.ByteBuf;
@@ -38,6 +39,9 @@ final class FrameStream {
     /** An ERROR frame: the relay ends the stream. */
     void error(ErrorFrame error);
   }
+
+  /** The event offsets of every one-event window (the common case): shared, never modified. */
+  private static final int[] SINGLE_EVENT = {0};
 
   private final int partition;
   private final SchemaCache schemas;
@@ -81,20 +85,56 @@ final class FrameStream {
     if (!chunk.isReadable()) {
       return held == null;
     }
-    if (held != null || (cumulation != null && cumulation.isReadable()) || chunk.nioBufferCount() != 1) {
+    if (held != null || chunk.nioBufferCount() != 1) {
       cumulate(chunk, chunk.readerIndex(), chunk.readableBytes());
       return held != null ? false : scanCumulation();
     }
+    int from = chunk.readerIndex();
+    int end = chunk.writerIndex();
+    // Bytes left over from the last chunk: complete them frame by frame with just the bytes each frame
+    // still lacks, so that only windows that straddle chunks are copied twice, not the whole stream.
+    while (cumulation != null && cumulation.isReadable()) {
+      int need = missingBytes();
+      int take = Math.min(need, end - from);
+      cumulate(chunk, from, take);
+      from += take;
+      if (take == need && !scanCumulation()) {
+        if (from < end) {
+          cumulate(chunk, from, end - from);
+        }
+        return false;
+      }
+      if (from == end) {
+        return held == null;
+      }
+    }
     // The common case: nothing left over, scan the network buffer itself.
-    int consumed = scan(chunk.nioBuffer(chunk.readerIndex(), chunk.readableBytes()));
-    int rest = chunk.readableBytes() - consumed;
+    scanOffset = 0;
+    int consumed = scan(chunk.nioBuffer(from, end - from));
+    int rest = end - from - consumed;
     if (rest > 0) {
-      cumulate(chunk, chunk.readerIndex() + consumed, rest);
+      cumulate(chunk, from + consumed, rest);
       scanOffset -= consumed;
     } else {
       scanOffset = 0;
     }
     return held == null;
+  }
+
+  /** How many more bytes the first incomplete frame in the cumulation needs (its header first). */
+  private int missingBytes() {
+    int start = cumulation.readerIndex() + scanOffset;
+    int have = cumulation.writerIndex() - start;
+    if (have < WireFormat.HEADER_SIZE) {
+      return WireFormat.HEADER_SIZE - have;
+    }
+    int size;
+    try {
+      size = FrameReader.frameSize(cumulation.nioBuffer(start, have), 0);
+    } catch (WireFormatException e) {
+      throw relocate(e, scanOffset);
+    }
+    return Math.max(1, size - have);
   }
 
   /** Offers the held window again and continues; false while still paused. */
@@ -241,7 +281,7 @@ final class FrameStream {
     byte[] frames = new byte[in.position() - windowStart];
     in.get(windowStart, frames, 0, frames.length);
     WindowData window = new WindowData(windowScn, end.commitTimeMicros(), partition, frames,
-        Arrays.copyOf(eventOffsets, events), schemas, System.nanoTime());
+        events == 1 ? SINGLE_EVENT : Arrays.copyOf(eventOffsets, events), schemas, System.nanoTime());
     events = 0;
     lastScn = windowScn;
     if (!sink.offer(window)) {

@@ -1,9 +1,11 @@
 package io.gridway.consumer;
 
 import java.util.ArrayDeque;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
 
 /**
  * The consumer buffer of one partition: the hand-off from its puller (a Netty event loop) to its
@@ -14,6 +16,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * therefore stops the puller after at most {@code capacity} bytes, however many batches are in flight.
  * A window larger than the whole capacity is admitted only when nothing else is held, so it cannot
  * deadlock the partition.
+ *
+ * <p>Offers become visible to a waiting dispatcher at {@link #publish}, which the puller calls once per
+ * network read: one wake-up per read rather than per window (a third of the hand-off's cost otherwise).
  *
  * <p>The puller never blocks (it runs on an event loop): {@link #tryOffer} refuses when full, the puller
  * stops reading from its socket, and the listener registered with {@link #onSpace} tells it when
@@ -30,6 +35,9 @@ final class PartitionBuffer {
   private long peakBytes;
   private Runnable spaceListener;
   private boolean closed;
+  private boolean unpublished;
+  private boolean waiting;
+  private long publications;
 
   PartitionBuffer(long capacity) {
     this.capacity = capacity;
@@ -48,9 +56,29 @@ final class PartitionBuffer {
       }
       heldBytes += size;
       peakBytes = Math.max(peakBytes, heldBytes);
+      if (window.isHeartbeat() && !queue.isEmpty() && queue.peekLast().isHeartbeat()) {
+        queue.pollLast(); // a newer heartbeat says all an older queued one said
+      }
       queue.addLast(window);
-      notEmpty.signal();
+      // The wake-up is left to publish(), once per network read, not once per window.
+      unpublished = true;
       return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Wakes the dispatcher if windows arrived while it may be waiting: the producer calls it after a burst of offers. */
+  void publish() {
+    lock.lock();
+    try {
+      if (unpublished) {
+        unpublished = false;
+        publications++;
+        if (waiting) {
+          notEmpty.signal();
+        }
+      }
     } finally {
       lock.unlock();
     }
@@ -71,28 +99,62 @@ final class PartitionBuffer {
     }
   }
 
-  /** The next window, waiting up to the timeout; null when none arrived or the buffer is closed. */
-  WindowData poll(long timeout, TimeUnit unit) throws InterruptedException {
-    long nanos = unit.toNanos(timeout);
-    lock.lockInterruptibly();
+  /**
+   * Moves queued windows to {@code out}, in order, while they fit the budgets (heartbeats always fit),
+   * under one lock. When {@code out} is empty the first queued window is taken whatever its size (a window
+   * larger than a batch goes alone, whole). A window for which {@code alone} holds is taken only as the
+   * first of a batch, and ends it.
+   *
+   * @return true when a queued window was left because it did not fit: the batch is complete
+   */
+  boolean drainTo(List<WindowData> out, long eventBudget, long byteBudget, Predicate<WindowData> alone) {
+    lock.lock();
     try {
-      while (queue.isEmpty() && !closed) {
-        if (nanos <= 0) {
-          return null;
+      long events = 0;
+      long bytes = 0;
+      for (WindowData next = queue.peekFirst(); next != null; next = queue.peekFirst()) {
+        boolean first = out.isEmpty();
+        if (!first && (alone.test(next) || (!next.isHeartbeat()
+            && (events + next.eventCount() > eventBudget || bytes + next.byteSize() > byteBudget)))) {
+          return true;
         }
-        nanos = notEmpty.awaitNanos(nanos);
+        out.add(queue.pollFirst());
+        events += next.eventCount();
+        bytes += next.byteSize();
+        if (first && alone.test(next)) {
+          return true;
+        }
       }
-      return queue.pollFirst();
+      return false;
     } finally {
       lock.unlock();
     }
   }
 
-  /** The next window if one is queued, without waiting. */
-  WindowData pollNow() {
+  /** How many times {@link #publish} has made new windows visible: pass it to {@link #awaitPublication}. */
+  long publications() {
     lock.lock();
     try {
-      return queue.pollFirst();
+      return publications;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Waits until windows are published after publication {@code seen} (or the buffer closes, or the timeout
+   * passes); returns whether windows are queued.
+   */
+  boolean awaitPublication(long seen, long timeout, TimeUnit unit) throws InterruptedException {
+    long nanos = unit.toNanos(timeout);
+    lock.lockInterruptibly();
+    try {
+      while (publications == seen && !closed && nanos > 0) {
+        waiting = true;
+        nanos = notEmpty.awaitNanos(nanos);
+      }
+      waiting = false;
+      return !queue.isEmpty();
     } finally {
       lock.unlock();
     }
@@ -128,6 +190,7 @@ final class PartitionBuffer {
       queue.clear();
       listener = spaceListener;
       spaceListener = null;
+      publications++;
       notEmpty.signalAll();
     } finally {
       lock.unlock();

@@ -15,7 +15,8 @@ final class PartitionState {
   private PartitionStatus.State state = PartitionStatus.State.STARTING;
   private long checkpoint;
   private long durable;
-  private long received;
+  /** Written once per window by the puller: volatile rather than under the lock. */
+  private volatile long received;
   private URI relay;
   private Long oldestAvailable;
   private String detail = "";
@@ -81,7 +82,7 @@ final class PartitionState {
     durable = scn;
   }
 
-  synchronized void received(long scn) {
+  void received(long scn) {
     received = scn;
   }
 

@@ -143,6 +143,8 @@ final class Puller {
     } catch (WireFormatException e) {
       decodeFailed(c, e);
       return;
+    } finally {
+      buffer.publish(); // the windows before a bad frame are whole and valid: they go on
     }
     reportStreamError(c);
   }
@@ -267,6 +269,8 @@ final class Puller {
     } catch (WireFormatException e) {
       decodeFailed(c, e);
       return;
+    } finally {
+      buffer.publish();
     }
     paused = false;
     reportStreamError(c);

@@ -80,6 +80,7 @@ final class Pipeline implements AutoCloseable {
         throw new IllegalStateException("buffer full");
       }
     }
+    buffer.publish();
   }
 
   long storedCheckpoint() {
