@@ -5,7 +5,7 @@ import io.gridway.core.event.SourcePosition;
 import java.util.Objects;
 
 /**
- * The content of an END_OF_WINDOW frame (§5): the window is complete.
+ * The content of an END_OF_WINDOW frame (§5): the window is complete. Immutable.
  *
  * @param scn the window's SCN, equal to its events'
  * @param commitTimeMicros the source commit time, microseconds since the epoch

@@ -4,7 +4,7 @@ import java.util.Objects;
 
 /**
  * The content of an ERROR frame (§7), the last frame of a stream that failed after its HTTP status
- * was sent.
+ * was sent. Immutable.
  *
  * @param status the HTTP status the error would have had, 0..65535 (for example 410)
  * @param type the stable problem type, as in the relay's JSON problem documents (for example

@@ -19,7 +19,8 @@ import java.util.zip.CRC32C;
  * row has its schema's column count). Bad input is always a {@link WireFormatException} with a
  * {@link Reason} and the offset of the frame in the buffer; never another exception, a partial
  * event, a hang, or an allocation sized by an unchecked length. After an exception the buffer's
- * position is still at the bad frame.
+ * position is still at the bad frame; the exception's frame offset is that position (an index into
+ * the buffer, not a count of bytes since the start of a stream).
  *
  * <p>For streaming, {@code next} returns null, leaving the position alone, while the buffer holds a
  * valid prefix of a frame but not all of it: read more and call again. At the end of the input, a

@@ -22,6 +22,7 @@ import java.util.stream.Collectors;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
+import net.jqwik.api.RandomDistribution;
 import net.jqwik.api.Tuple;
 
 /**
@@ -80,10 +81,11 @@ final class WireArbitraries {
     return switch (type) {
       case TINYINT, SMALLINT, MEDIUMINT, INT, BIGINT -> Combinators.combine(Arbitraries.of(true, false), nullable)
           .as((u, n) -> new Column(name, type, u, n, 0, 0, 0, null, List.of()));
-      case DECIMAL -> Arbitraries.integers().between(1, 65)
-          .flatMap(p -> Combinators.combine(Arbitraries.integers().between(0, Math.min(30, p)), nullable)
+      case DECIMAL -> Arbitraries.frequencyOf(Tuple.of(3, Arbitraries.integers().between(1, 65)), Tuple.of(1, Arbitraries.of(1, 65)))
+          .flatMap(p -> Combinators.combine(Arbitraries.oneOf(Arbitraries.integers().between(0, Math.min(30, p)),
+                  Arbitraries.just(Math.min(30, p))), nullable)
               .as((s, n) -> new Column(name, type, false, n, 0, p, s, null, List.of())));
-      case BIT -> Combinators.combine(Arbitraries.integers().between(1, 64), nullable)
+      case BIT -> Combinators.combine(Arbitraries.oneOf(Arbitraries.integers().between(1, 64), Arbitraries.of(1, 63, 64)), nullable)
           .as((w, n) -> new Column(name, type, false, n, w, 0, 0, null, List.of()));
       case CHAR, VARCHAR -> Combinators.combine(Arbitraries.integers().between(0, 65_535), nullable, charset)
           .as((l, n, cs) -> new Column(name, type, false, n, l, 0, 0, cs, List.of()));
@@ -125,14 +127,20 @@ final class WireArbitraries {
   static Arbitrary<Object> nonNullValues(Column c) {
     boolean u = c.unsigned();
     Arbitrary<?> values = switch (c.type()) {
-      case TINYINT -> Arbitraries.longs().between(u ? 0 : -128, u ? 255 : 127);
-      case SMALLINT -> Arbitraries.longs().between(u ? 0 : -32_768, u ? 65_535 : 32_767);
-      case MEDIUMINT -> Arbitraries.longs().between(u ? 0 : -(1L << 23), u ? (1L << 24) - 1 : (1L << 23) - 1);
-      case INT -> Arbitraries.longs().between(u ? 0 : Integer.MIN_VALUE, u ? 0xFFFF_FFFFL : Integer.MAX_VALUE);
-      case BIGINT -> u ? Arbitraries.bigIntegers().between(BigInteger.ZERO, TWO_TO_64_MINUS_1) : Arbitraries.longs();
+      case TINYINT -> integers(u ? 0 : -128, u ? 255 : 127);
+      case SMALLINT -> integers(u ? 0 : -32_768, u ? 65_535 : 32_767);
+      case MEDIUMINT -> integers(u ? 0 : -(1L << 23), u ? (1L << 24) - 1 : (1L << 23) - 1);
+      case INT -> integers(u ? 0 : Integer.MIN_VALUE, u ? 0xFFFF_FFFFL : Integer.MAX_VALUE);
+      case BIGINT -> u
+          ? edgy(Arbitraries.bigIntegers().between(BigInteger.ZERO, TWO_TO_64_MINUS_1).withDistribution(RandomDistribution.uniform()),
+              List.of(BigInteger.ZERO, BigInteger.ONE, BigInteger.ONE.shiftLeft(63).subtract(BigInteger.ONE), BigInteger.ONE.shiftLeft(63),
+                  TWO_TO_64_MINUS_1))
+          : integers(Long.MIN_VALUE, Long.MAX_VALUE);
       case DECIMAL -> {
         BigInteger max = BigInteger.TEN.pow(c.precision()).subtract(BigInteger.ONE);
-        yield Arbitraries.bigIntegers().between(max.negate(), max).map(v -> new BigDecimal(v, c.scale()));
+        yield edgy(Arbitraries.bigIntegers().between(max.negate(), max).withDistribution(RandomDistribution.uniform()),
+            List.of(max, max.negate(), BigInteger.ZERO, BigInteger.ONE, BigInteger.ONE.negate()))
+            .map(v -> new BigDecimal(v, c.scale()));
       }
       case FLOAT -> Arbitraries.oneOf(
           Arbitraries.of(Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, -0.0f, 0.0f, Float.MIN_VALUE,
@@ -142,7 +150,7 @@ final class WireArbitraries {
           Arbitraries.of(Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, -0.0, 0.0, Double.MIN_VALUE,
               Double.MAX_VALUE, -Double.MAX_VALUE),
           Arbitraries.longs().map(Double::longBitsToDouble).map(d -> d.isNaN() ? Double.NaN : d));
-      case BIT -> c.length() == 64 ? Arbitraries.longs() : Arbitraries.longs().between(0, (1L << c.length()) - 1);
+      case BIT -> c.length() == 64 ? integers(Long.MIN_VALUE, Long.MAX_VALUE) : integers(0, (1L << c.length()) - 1);
       case YEAR -> Arbitraries.oneOf(Arbitraries.of(0L, 1901L, 2155L), Arbitraries.longs().between(1901, 2155));
       case CHAR, VARCHAR, TEXT -> Arbitraries.frequencyOf(Tuple.of(20, strings(40)), Tuple.of(1, strings(1200)));
       case ENUM -> Arbitraries.of(c.members());
@@ -159,15 +167,27 @@ final class WireArbitraries {
             return big;
           }))).map(Bytes::wrap);
       case DATE -> Arbitraries.oneOf(dates(), zeroDates());
-      case TIME -> Arbitraries.longs().between(-Temporals.MAX_TIME_MICROS, Temporals.MAX_TIME_MICROS)
+      case TIME -> integers(-Temporals.MAX_TIME_MICROS, Temporals.MAX_TIME_MICROS, 86_400_000_000L, -86_400_000_000L)
           .map(micros -> truncate(micros, c.scale())).map(micros -> Duration.of(micros, ChronoUnit.MICROS));
       case DATETIME -> Arbitraries.frequencyOf(Tuple.of(5, dateTimes(c.scale())), Tuple.of(1, zeroDateTimes()));
       case TIMESTAMP -> Arbitraries.frequencyOf(
-          Tuple.of(5, Arbitraries.longs().between(1, Temporals.MAX_TIMESTAMP_MICROS).map(m -> Temporals.instant(truncate(m, c.scale())))
+          Tuple.of(5, integers(1, Temporals.MAX_TIMESTAMP_MICROS).map(m -> Temporals.instant(truncate(m, c.scale())))
               .filter(t -> t.getEpochSecond() > 0 || t.getNano() > 0)),
           Tuple.of(1, Arbitraries.just(ZeroDate.zero(ColumnType.TIMESTAMP))));
     };
     return (Arbitrary<Object>) values;
+  }
+
+  /** Longs spread evenly over [min, max] (jqwik's default favours small ones), often a boundary. */
+  private static Arbitrary<Long> integers(long min, long max, Long... more) {
+    List<Long> edges = new ArrayList<>(List.of(min, max, Math.max(min, Math.min(max, 0L)), Math.max(min, Math.min(max, 1L)),
+        Math.max(min, Math.min(max, -1L))));
+    edges.addAll(List.of(more));
+    return edgy(Arbitraries.longs().between(min, max).withDistribution(RandomDistribution.uniform()), edges);
+  }
+
+  private static <T> Arbitrary<T> edgy(Arbitrary<T> random, List<T> edges) {
+    return Arbitraries.frequencyOf(Tuple.of(3, random), Tuple.of(1, Arbitraries.of(edges)));
   }
 
   /** Microseconds cut to {@code fsp} fractional digits, as MySQL stores them. */
@@ -177,7 +197,8 @@ final class WireArbitraries {
   }
 
   private static Arbitrary<LocalDate> dates() {
-    return Arbitraries.longs().between(FIRST_DAY.toEpochDay(), LAST_DAY.toEpochDay()).map(LocalDate::ofEpochDay);
+    return integers(FIRST_DAY.toEpochDay(), LAST_DAY.toEpochDay(), LocalDate.of(2000, 2, 29).toEpochDay())
+        .map(LocalDate::ofEpochDay);
   }
 
   private static Arbitrary<ZeroDate> zeroDates() {
@@ -189,7 +210,7 @@ final class WireArbitraries {
   }
 
   private static Arbitrary<LocalDateTime> dateTimes(int fsp) {
-    return Combinators.combine(dates(), Arbitraries.longs().between(0, 86_400_000_000L - 1))
+    return Combinators.combine(dates(), integers(0, 86_400_000_000L - 1))
         .as((d, micros) -> d.atStartOfDay().plus(truncate(micros, fsp), ChronoUnit.MICROS));
   }
 
@@ -210,8 +231,10 @@ final class WireArbitraries {
   }
 
   static Arbitrary<ChangeEvent> events(TableSchema schema) {
-    return Combinators.combine(Arbitraries.of(Operation.class), rows(schema), rows(schema), Arbitraries.longs(),
-            Arbitraries.longs(), Arbitraries.integers().between(0, ChangeEvent.MAX_PARTITION),
+    Arbitrary<Operation> ops = Arbitraries.frequency(Tuple.of(3, Operation.INSERT), Tuple.of(3, Operation.UPDATE),
+        Tuple.of(2, Operation.DELETE), Tuple.of(1, Operation.TRUNCATE), Tuple.of(1, Operation.SCHEMA_CHANGE));
+    return Combinators.combine(ops, rows(schema), rows(schema), integers(Long.MIN_VALUE, Long.MAX_VALUE),
+            integers(Long.MIN_VALUE, Long.MAX_VALUE), Arbitraries.integers().between(0, ChangeEvent.MAX_PARTITION),
             Arbitraries.oneOf(Arbitraries.just(""), strings(10)), strings(60))
         .as((op, before, after, scn, commitTime, partition, origin, ddl) -> new ChangeEvent(schema, op,
             op == Operation.UPDATE || op == Operation.DELETE ? before : null,
