@@ -39,13 +39,25 @@ final class RelayPreflight {
         }
         sources = JSON.readTree(response.body()).path("sources");
       } catch (IOException e) {
-        unreachable.add(relay + " (" + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + ")");
+        unreachable.add(relay + " (" + describe(e) + ")");
         continue;
       }
       checkSource(config, relay, sources);
       return;
     }
     throw new IllegalArgumentException("relays: no relay is reachable: " + String.join(", ", unreachable));
+  }
+
+  private static String describe(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof java.net.ConnectException && (t.getMessage() == null || t.getMessage().isBlank())) {
+        return "cannot connect: refused or unreachable";
+      }
+      if (t.getMessage() != null && !t.getMessage().isBlank()) {
+        return t.getMessage();
+      }
+    }
+    return e.getClass().getSimpleName();
   }
 
   private static void checkSource(ConsumerConfig config, URI relay, JsonNode sources) {

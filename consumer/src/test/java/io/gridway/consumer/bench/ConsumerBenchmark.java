@@ -26,7 +26,7 @@ import java.util.StringJoiner;
  *
  * <p>Run: {@code cd consumer && ../mvnw -B -q -Pbench verify} (see README). Properties: {@code bench.events}
  * (480000), {@code bench.txn} (events per transaction, 1), {@code bench.mode} (long-poll|stream),
- * {@code bench.partitions} (6), {@code bench.consumers} (1,2,3), {@code bench.warm} (true: each consumer
+ * {@code bench.partitions} (6), {@code bench.consumers} (1,2,3), {@code bench.rounds} (3 per consumer count), {@code bench.warm} (true: each consumer
  * first drains everything once untimed, then all start the timed pass together; false: cold JVMs, start-up
  * and JIT included), {@code bench.jfr} (true: record the consumer of the 1-consumer round with JFR into
  * target/bench/consumer.jfr).
@@ -72,9 +72,20 @@ public final class ConsumerBenchmark {
       System.out.println();
       System.out.println("| consumers | events | duration s | events/s | Mbit/s | relay CPU s | consumer CPU s (each) |");
       System.out.println("|---|---|---|---|---|---|---|");
+      int rounds = Integer.getInteger("bench.rounds", 3);
+      List<String> summary = new ArrayList<>();
       for (String n : System.getProperty("bench.consumers", "1,2,3").split(",")) {
-        round(Integer.parseInt(n.trim()), partitions, uri, endScn, mode, relay, java, classpath, work, jfr);
+        List<Double> rates = new ArrayList<>();
+        for (int r = 0; r < rounds; r++) {
+          rates.add(round(Integer.parseInt(n.trim()), partitions, uri, endScn, mode, relay, java, classpath, work,
+              jfr && r == 0));
+        }
+        rates.sort(null);
+        summary.add(String.format("%s consumer(s): median %,.0f events/s, best %,.0f (%d rounds)", n.trim(),
+            rates.get(rates.size() / 2), rates.get(rates.size() - 1), rounds));
       }
+      System.out.println();
+      summary.forEach(System.out::println);
     } finally {
       relay.destroy();
       relay.waitFor();
@@ -92,7 +103,7 @@ public final class ConsumerBenchmark {
     }
   }
 
-  private static void round(int consumers, int partitions, URI uri, long endScn, String mode, Process relay, String java,
+  private static double round(int consumers, int partitions, URI uri, long endScn, String mode, Process relay, String java,
       String classpath, Path work, boolean jfr) throws Exception {
     boolean warm = Boolean.parseBoolean(System.getProperty("bench.warm", "true"));
     double relayCpuBefore = cpu(relay);
@@ -159,6 +170,7 @@ public final class ConsumerBenchmark {
     double seconds = (last - first) / 1000.0;
     System.out.printf("| %d | %d | %.2f | %,.0f | %,.0f | %.1f | %s |%n", consumers, events, seconds, events / seconds,
         bytes * 8 / seconds / 1e6, cpu(relay) - relayCpuBefore, String.join(", ", cpus));
+    return events / seconds;
   }
 
   private static URI awaitListening(Path log, Process relay) throws IOException, InterruptedException {
