@@ -1,0 +1,193 @@
+package io.gridway.cluster;
+
+import io.gridway.core.event.Scn;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.helix.HelixAdmin;
+import org.apache.helix.controller.rebalancer.DelayedAutoRebalancer;
+import org.apache.helix.model.BuiltInStateModelDefinitions;
+import org.apache.helix.model.IdealState;
+import org.apache.helix.model.InstanceConfig;
+
+/**
+ * Cluster setup and operator actions, all idempotent: creating the Helix cluster and its state models
+ * ({@link #init()}), relay resources, consumer groups (create, update, delete, pause, resume) and checkpoint
+ * resets. {@code gridway cluster init}, the controller host and the admin UI use it.
+ *
+ * <p>Resources: {@code relay.<source>} (OnlineOffline: every relay replica serves its partitions) and
+ * {@code group.<name>} (LeaderStandby: one writer per partition). Each resource is restricted by an
+ * instance tag of the same name to the instances that joined for it, so relays never get consumer
+ * partitions and a consumer only gets the groups it runs.
+ *
+ * <p>Not thread-safe; short-lived (one per command). {@link #close()} it.
+ */
+public final class ClusterAdmin implements AutoCloseable {
+  private final ZkConfig zk;
+  private final String cluster;
+  private final HelixAdmin admin;
+
+  public ClusterAdmin(ZkConfig zk, String cluster) {
+    this.zk = zk;
+    this.cluster = Helix.requireName(cluster, "cluster");
+    this.admin = Helix.admin(zk);
+  }
+
+  /** Creates the cluster and the LeaderStandby and OnlineOffline state models if missing. Idempotent. */
+  public void init() {
+    admin.addCluster(cluster, false);
+    List<String> defs = admin.getStateModelDefs(cluster);
+    for (BuiltInStateModelDefinitions def : List.of(BuiltInStateModelDefinitions.LeaderStandby, BuiltInStateModelDefinitions.OnlineOffline)) {
+      if (!defs.contains(def.name())) {
+        admin.addStateModelDef(cluster, def.name(), def.getStateModelDefinition());
+      }
+    }
+  }
+
+  /** Creates or updates {@code relay.<source>}: {@code partitions} partitions, each on {@code replicas} relays. */
+  public void ensureRelayResource(String source, int partitions, int replicas) {
+    ensureResource(Helix.relayResource(source), partitions, replicas, Helix.ONLINE_OFFLINE);
+  }
+
+  /** Creates the group, or updates its replicas if it exists. Its partition count cannot change. */
+  public void createOrUpdateGroup(GroupSpec group) {
+    ensureResource(Helix.groupResource(group.name()), group.partitions(), group.replicas(), Helix.LEADER_STANDBY);
+  }
+
+  private void ensureResource(String resource, int partitions, int replicas, String stateModel) {
+    IdealState existing = idealState(resource);
+    if (existing != null) {
+      if (existing.getNumPartitions() != partitions) {
+        throw new IllegalArgumentException(resource + " has " + existing.getNumPartitions() + " partitions, not " + partitions
+            + ": checkpoints are per partition; delete it and create it again to change that");
+      }
+      if (!Integer.toString(replicas).equals(existing.getReplicas())) {
+        existing.setReplicas(Integer.toString(replicas));
+        admin.setResourceIdealState(cluster, resource, existing);
+      }
+      return;
+    }
+    IdealState is = new IdealState(resource);
+    is.setStateModelDefRef(stateModel);
+    is.setRebalanceMode(IdealState.RebalanceMode.FULL_AUTO);
+    is.setRebalancerClassName(DelayedAutoRebalancer.class.getName());
+    is.setNumPartitions(partitions);
+    is.setReplicas(Integer.toString(replicas));
+    is.setInstanceGroupTag(resource);
+    for (int p = 0; p < partitions; p++) {
+      String name = Helix.partitionName(resource, p);
+      is.getRecord().setListField(name, new ArrayList<>());
+      is.getRecord().setMapField(name, new TreeMap<>());
+    }
+    admin.addResource(cluster, resource, is);
+  }
+
+  /** Deletes the group and its checkpoints. Its participants release its partitions first (Helix drops them). */
+  public void deleteGroup(String group) {
+    String resource = Helix.groupResource(group);
+    if (idealState(resource) != null) {
+      admin.dropResource(cluster, resource);
+    }
+    try (ZkCheckpointStore store = ZkCheckpointStore.open(zk, cluster, Clock.systemUTC())) {
+      store.deleteGroup(group);
+    }
+  }
+
+  /** Pauses the group: every partition leaves LEADER (and STANDBY), so nothing is applied until {@link #resumeGroup}. */
+  public void pauseGroup(String group) {
+    admin.enableResource(cluster, requireGroup(group), false);
+  }
+
+  public void resumeGroup(String group) {
+    admin.enableResource(cluster, requireGroup(group), true);
+  }
+
+  public boolean isPaused(String group) {
+    return !requireIdealState(requireGroup(group)).isEnabled();
+  }
+
+  /**
+   * Sets a partition's checkpoint to {@code scn} with a new generation (which also fences any owner still
+   * running). Only while the group is paused; returns the new generation.
+   *
+   * @throws IllegalStateException when the group is not paused
+   */
+  public long resetCheckpoint(String group, int partition, Scn scn) {
+    if (!isPaused(group)) {
+      throw new IllegalStateException("group " + group + " is running: pause it before resetting a checkpoint");
+    }
+    int partitions = requireIdealState(Helix.groupResource(group)).getNumPartitions();
+    if (partition < 0 || partition >= partitions) {
+      throw new IllegalArgumentException("group " + group + " has partitions 0.." + (partitions - 1) + ", not " + partition);
+    }
+    try (ZkCheckpointStore store = ZkCheckpointStore.open(zk, cluster, Clock.systemUTC())) {
+      return store.reset(group, partition, scn);
+    }
+  }
+
+  /** Registers or updates a participant: its endpoint and tags (the resources it may hold). */
+  void registerInstance(String instance, String endpoint, List<String> tags) {
+    Helix.requireName(instance, "instance");
+    if (!admin.getInstancesInCluster(cluster).contains(instance)) {
+      InstanceConfig config = new InstanceConfig(instance);
+      fill(config, endpoint, tags);
+      admin.addInstance(cluster, config);
+    } else {
+      InstanceConfig config = admin.getInstanceConfig(cluster, instance);
+      fill(config, endpoint, tags);
+      admin.setInstanceConfig(cluster, instance, config);
+    }
+  }
+
+  private static void fill(InstanceConfig config, String endpoint, List<String> tags) {
+    java.net.URI uri = java.net.URI.create(endpoint);
+    config.setHostName(uri.getHost());
+    config.setPort(Integer.toString(uri.getPort()));
+    config.getRecord().setSimpleField(Helix.ENDPOINT_FIELD, endpoint);
+    for (String tag : tags) {
+      if (!config.containsTag(tag)) {
+        config.addTag(tag);
+      }
+    }
+  }
+
+  /** The spec of every consumer group. */
+  public Map<String, GroupSpec> groups() {
+    Map<String, GroupSpec> groups = new TreeMap<>();
+    for (String resource : admin.getResourcesInCluster(cluster)) {
+      if (resource.startsWith(Helix.GROUP_PREFIX)) {
+        IdealState is = idealState(resource);
+        if (is != null) {
+          String name = resource.substring(Helix.GROUP_PREFIX.length());
+          groups.put(name, new GroupSpec(name, is.getNumPartitions(), Integer.parseInt(is.getReplicas())));
+        }
+      }
+    }
+    return groups;
+  }
+
+  private String requireGroup(String group) {
+    String resource = Helix.groupResource(group);
+    requireIdealState(resource);
+    return resource;
+  }
+
+  private IdealState requireIdealState(String resource) {
+    IdealState is = idealState(resource);
+    if (is == null) {
+      throw new IllegalArgumentException("no such resource: " + resource + " in cluster " + cluster);
+    }
+    return is;
+  }
+
+  private IdealState idealState(String resource) {
+    return admin.getResourcesInCluster(cluster).contains(resource) ? admin.getResourceIdealState(cluster, resource) : null;
+  }
+
+  @Override
+  public void close() {
+    admin.close();
+  }
+}

@@ -1,0 +1,37 @@
+package io.gridway.cluster;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A snapshot of the cluster for {@code gridway cluster status} and the admin UI; plain records, JSON as
+ * they are (Jackson serialises records).
+ *
+ * @param cluster the cluster's name
+ * @param controller the leading controller, or {@code null} when none leads
+ * @param instances every registered participant
+ * @param resources every relay resource and consumer group
+ */
+public record ClusterStatus(String cluster, String controller, List<Instance> instances, List<Resource> resources) {
+
+  /** A participant: its endpoint, whether it is connected now and allowed to hold partitions, and its tags. */
+  public record Instance(String name, String endpoint, boolean live, boolean enabled, List<String> tags) {}
+
+  /**
+   * A relay resource ({@code relay.<source>}) or consumer group ({@code group.<name>}).
+   *
+   * @param kind {@code relay} or {@code group}
+   * @param enabled false when paused
+   */
+  public record Resource(String name, String kind, int partitions, int replicas, boolean enabled, List<Partition> partitionStates) {}
+
+  /**
+   * One partition: the state of each instance holding it (from Helix's external view) and, for groups, the
+   * shared checkpoint.
+   *
+   * @param states instance → state (LEADER, STANDBY, ONLINE, ERROR, ...)
+   * @param checkpointScn the partition's own checkpoint, or {@code null}
+   * @param generation the newest fencing generation, or {@code null} when never claimed
+   */
+  public record Partition(int partition, Map<String, String> states, Long checkpointScn, Long generation) {}
+}

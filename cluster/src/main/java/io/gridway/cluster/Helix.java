@@ -1,0 +1,73 @@
+package io.gridway.cluster;
+
+import org.apache.helix.HelixManager;
+import org.apache.helix.InstanceType;
+import org.apache.helix.manager.zk.ZKHelixAdmin;
+import org.apache.helix.manager.zk.ZKHelixManager;
+
+/** Names and Helix plumbing shared by this package. Stateless. */
+final class Helix {
+  static final String LEADER_STANDBY = "LeaderStandby";
+  static final String ONLINE_OFFLINE = "OnlineOffline";
+  static final String LEADER = "LEADER";
+  static final String STANDBY = "STANDBY";
+  static final String ONLINE = "ONLINE";
+  /** Instance-config simple field holding a participant's HTTP endpoint. */
+  static final String ENDPOINT_FIELD = "GRIDWAY_ENDPOINT";
+  static final String GROUP_PREFIX = "group.";
+  static final String RELAY_PREFIX = "relay.";
+
+  private static final String SESSION_TIMEOUT_PROPERTY = "zk.session.timeout";
+
+  private Helix() {}
+
+  static String groupResource(String group) {
+    return GROUP_PREFIX + requireName(group, "group");
+  }
+
+  static String relayResource(String source) {
+    return RELAY_PREFIX + requireName(source, "source");
+  }
+
+  static String requireName(String name, String what) {
+    if (name == null || !name.matches("[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")) {
+      throw new IllegalArgumentException(what + " name '" + name + "' must be 1-100 of [A-Za-z0-9_.-], starting alphanumeric");
+    }
+    return name;
+  }
+
+  /** Helix names a resource's partitions {@code <resource>_<n>}. */
+  static String partitionName(String resource, int partition) {
+    return resource + "_" + partition;
+  }
+
+  static int partitionNumber(String partitionName) {
+    return Integer.parseInt(partitionName.substring(partitionName.lastIndexOf('_') + 1));
+  }
+
+  /**
+   * A manager (not yet connected) whose ZooKeeper session lasts {@code zk.sessionTimeout()}. Helix 1.4 takes
+   * a single-realm session timeout only from the system property {@code zk.session.timeout}, read in the
+   * manager's constructor (a connection config cannot be combined with a connect string), so the property
+   * is set around the constructor, under a lock, and restored.
+   */
+  static HelixManager manager(ZkConfig zk, String cluster, String instance, InstanceType type) {
+    synchronized (Helix.class) {
+      String previous = System.getProperty(SESSION_TIMEOUT_PROPERTY);
+      System.setProperty(SESSION_TIMEOUT_PROPERTY, Integer.toString(zk.sessionTimeoutMillis()));
+      try {
+        return new ZKHelixManager(cluster, instance, type, zk.requireConnectString());
+      } finally {
+        if (previous == null) {
+          System.clearProperty(SESSION_TIMEOUT_PROPERTY);
+        } else {
+          System.setProperty(SESSION_TIMEOUT_PROPERTY, previous);
+        }
+      }
+    }
+  }
+
+  static ZKHelixAdmin admin(ZkConfig zk) {
+    return new ZKHelixAdmin.Builder().setZkAddress(zk.requireConnectString()).build();
+  }
+}

@@ -1,0 +1,39 @@
+package io.gridway.cluster;
+
+import org.apache.helix.manager.zk.ZkBaseDataAccessor;
+import org.apache.helix.zookeeper.api.client.RealmAwareZkClient;
+import org.apache.helix.zookeeper.datamodel.ZNRecord;
+import org.apache.helix.zookeeper.datamodel.serializer.ZNRecordSerializer;
+
+/**
+ * A dedicated ZooKeeper client on the cluster's Helix property store ({@code /<cluster>/PROPERTYSTORE}),
+ * where Gridway keeps checkpoints and relay positions under {@code /gridway}. Thread-safe.
+ */
+final class PropertyStore implements AutoCloseable {
+  final ZkBaseDataAccessor<ZNRecord> accessor;
+  final String root;
+
+  PropertyStore(ZkConfig zk, String cluster) {
+    this.root = "/" + Helix.requireName(cluster, "cluster") + "/PROPERTYSTORE/gridway";
+    this.accessor = new ZkBaseDataAccessor.Builder<ZNRecord>()
+        .setZkAddress(zk.requireConnectString())
+        .setRealmMode(RealmAwareZkClient.RealmMode.SINGLE_REALM)
+        .setZkClientType(ZkBaseDataAccessor.ZkClientType.DEDICATED)
+        .setRealmAwareZkConnectionConfig(new RealmAwareZkClient.RealmAwareZkConnectionConfig.Builder()
+            .setRealmMode(RealmAwareZkClient.RealmMode.SINGLE_REALM)
+            .setZkRealmShardingKey("/" + cluster)
+            .setSessionTimeout(zk.sessionTimeoutMillis())
+            .build())
+        .setRealmAwareZkClientConfig(new RealmAwareZkClient.RealmAwareZkClientConfig().setZkSerializer(new ZNRecordSerializer()))
+        .build();
+  }
+
+  String path(String... parts) {
+    return root + "/" + String.join("/", parts);
+  }
+
+  @Override
+  public void close() {
+    accessor.close();
+  }
+}
