@@ -149,6 +149,19 @@ class ConsumerGroupIT {
     // it reconnects with a new session: Helix resets its old state models, which releases what it led
     await().atMost(PATIENCE).until(() -> recorder.events().stream().anyMatch(e -> !e.lead() && e.instance().equals("cut") && e.partition() == victim));
     await().atMost(PATIENCE).untilAsserted(() -> assertThat(recorder.counts()).containsExactlyInAnyOrderEntriesOf(Map.of("cut", 2, "steady", 2)));
+
+    // two more cuts, for the median time to takeover
+    List<Long> takeovers = new ArrayList<>(List.of((tookOver - t0) / 1_000_000));
+    for (int round = 0; round < 2; round++) {
+      int p = recorder.leaders().entrySet().stream().filter(e -> e.getValue().equals("cut")).findFirst().orElseThrow().getKey();
+      long start = System.nanoTime();
+      proxy.cut();
+      await().atMost(PATIENCE).until(() -> recorder.counts().getOrDefault("steady", 0) == 4);
+      takeovers.add((recorder.takenOverAt(p, "cut", start) - start) / 1_000_000);
+      proxy.restore();
+      await().atMost(PATIENCE).untilAsserted(() -> assertThat(recorder.counts()).containsExactlyInAnyOrderEntriesOf(Map.of("cut", 2, "steady", 2)));
+    }
+    LOG.info("session loss: takeovers after {} ms (session {})", takeovers, zk.sessionTimeout());
   }
 
   @Test
