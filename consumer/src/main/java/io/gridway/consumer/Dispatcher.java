@@ -157,6 +157,8 @@ final class Dispatcher implements Runnable {
     for (WindowData data : windows) {
       bytes += data.byteSize();
       if (data.isHeartbeat()) {
+        // The relay's clock when it had nothing newer: caught up until then, as far as lag is concerned.
+        newestCommit = Math.max(newestCommit, data.commitTimeMicros());
         continue;
       }
       events += data.eventCount();

@@ -30,9 +30,10 @@ class EndToEndIT {
   }
 
   @Test
-  void longPollWithZstdAndGzipDeliver() throws Exception {
+  void otherCodingsDeliverToo() throws Exception {
     run(ConsumerConfig.Mode.LONG_POLL, "zstd", 13);
     run(ConsumerConfig.Mode.STREAM, "gzip", 14);
+    run(ConsumerConfig.Mode.LONG_POLL, "lz4", 15);
   }
 
   private static void run(ConsumerConfig.Mode mode, String compression, long seed) throws Exception {

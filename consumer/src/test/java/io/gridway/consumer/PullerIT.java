@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.gridway.consumer.checkpoint.MemoryCheckpointStore;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,16 +36,19 @@ class PullerIT {
     return windows(scns.stream().mapToLong(Long::longValue).toArray());
   }
 
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
   private GridwayConsumer consumer(List<URI> relays) {
     ConsumerConfig config = new ConsumerConfig("src", "g", relays, List.of(0),
         new ConsumerConfig.Pull(null, null, null, null, Duration.ofMillis(100), null, Duration.ofSeconds(2),
             Duration.ofMillis(10)), null, null, null);
-    return GridwayConsumer.builder(config).checkpointStore(new MemoryCheckpointStore()).handler(batch -> {
-      for (Window w : batch.windows()) {
-        applied.add(w.scn().value());
-        sizes.add(w.eventCount());
-      }
-    }).build();
+    return GridwayConsumer.builder(config).meterRegistry(registry).checkpointStore(new MemoryCheckpointStore())
+        .handler(batch -> {
+          for (Window w : batch.windows()) {
+            applied.add(w.scn().value());
+            sizes.add(w.eventCount());
+          }
+        }).build();
   }
 
   @Test
@@ -60,6 +64,8 @@ class PullerIT {
       assertThat(sizes).containsOnly(3);
       assertThat(relay.requests.get(1)).contains("since=2");
       assertThat(consumer.statuses().get(0).isHealthy()).isTrue();
+      assertThat(registry.get("gridway.consumer.decode.errors").counter().count()).isEqualTo(1);
+      assertThat(registry.get("gridway.consumer.reconnects").counter().count()).isEqualTo(1);
     }
   }
 
@@ -95,6 +101,7 @@ class PullerIT {
       assertThat(a.requests).allMatch(r -> r.contains("since=0"));
       assertThat(b.requests).allMatch(r -> r.contains("since=0"));
       assertThat(applied).isEmpty();
+      assertThat(registry.get("gridway.consumer.scn.evicted").counter().count()).isGreaterThanOrEqualTo(2);
     }
   }
 
@@ -120,6 +127,7 @@ class PullerIT {
       await().atMost(Duration.ofSeconds(20)).until(() -> consumer.status(0).checkpoint().value() == 6);
       assertThat(applied).containsExactly(1L, 2L, 3L, 4L, 5L, 6L);
       assertThat(good.requests.get(0)).contains("since=2");
+      assertThat(registry.get("gridway.consumer.failovers").counter().count()).isGreaterThanOrEqualTo(1);
     }
   }
 
