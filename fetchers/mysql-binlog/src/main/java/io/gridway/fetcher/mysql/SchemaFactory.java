@@ -180,6 +180,11 @@ final class SchemaFactory {
     return new Column(c.name(), type, false, c.nullable(), length, 0, 0, c.charset(), List.of());
   }
 
+  /** The same columns and key under another name (RENAME TABLE). */
+  TableSchema renamed(TableSchema schema, String database, String table) {
+    return schema(database, table, schema.columns(), schema.primaryKey());
+  }
+
   /**
    * The stand-in schema of a table the fetcher never saw and that no longer exists (a DROP read long after
    * the fact): core's schemas need at least one column. Its single column is named {@value #UNKNOWN_COLUMN}.

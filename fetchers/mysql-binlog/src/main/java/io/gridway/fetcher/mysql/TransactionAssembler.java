@@ -19,6 +19,7 @@ import io.gridway.core.fetch.TransactionSink;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
@@ -39,6 +40,12 @@ import org.slf4j.LoggerFactory;
  * the server's heartbeat reports (the end of what it has sent), never below an earlier heartbeat and
  * never above the next transaction's SCN, which lies past it.
  *
+ * <p><b>DDL.</b> A DDL window whose schema is not yet known (after CREATE or ALTER; see {@link
+ * SchemaChanges}) is held, and the windows after it with it, until the table's next table map gives the
+ * schema, the fetcher catches up with the server (a heartbeat: information_schema is then right), or the
+ * hold lasts longer than {@code max(1 s, heartbeat interval)} or {@value #MAX_HELD_EVENTS} events. Held
+ * windows are not delivered yet, so the boundary stays before them.
+ *
  * <p>Not thread-safe: the binlog reader thread calls {@link #onEvent}; {@link #boundary()} and {@link
  * #lastDelivered()} may be read from any thread. A handler throws {@link FetcherException} for what needs
  * an operator, {@link TransientFailure} for what a reconnect may fix, and passes the sink's {@link
@@ -46,6 +53,7 @@ import org.slf4j.LoggerFactory;
  */
 final class TransactionAssembler {
   private static final Logger LOG = LoggerFactory.getLogger(TransactionAssembler.class);
+  static final int MAX_HELD_EVENTS = 100_000;
 
   @FunctionalInterface
   private interface Handler {
@@ -60,6 +68,11 @@ final class TransactionAssembler {
   private final Map<EventType, Handler> handlers = new EnumMap<>(EventType.class);
   private final GtidTracker gtids;
   private final WindowBuffer window = new WindowBuffer();
+  private final ArrayDeque<PendingWindow> held = new ArrayDeque<>();
+  private final long holdMillis;
+  private long holdSinceMillis;
+  private int heldEvents;
+  private ResumePoint readBoundary; // after the last group read, delivered or not
 
   private String file = "";
   private long fileIndex;
@@ -79,6 +92,8 @@ final class TransactionAssembler {
     this.heartbeatMillis = limits.heartbeatMillis();
     this.maxTransactionBytes = limits.maxTransactionBytes();
     this.boundary = start;
+    this.readBoundary = start;
+    this.holdMillis = Math.max(1000, limits.heartbeatMillis());
     this.gtids = new GtidTracker(start.gtidSet());
     this.lastSignalMillis = clock.millis();
     handlers.put(EventType.ROTATE, this::onRotate);
@@ -87,7 +102,7 @@ final class TransactionAssembler {
     handlers.put(EventType.GTID_TAGGED, (e, h) -> beginGroup(((GtidTaggedEventData) e.getData()).getMySqlGtid().toString(), false));
     handlers.put(EventType.ANONYMOUS_GTID, (e, h) -> beginGroup("", false));
     handlers.put(EventType.QUERY, this::onQuery);
-    handlers.put(EventType.TABLE_MAP, (e, h) -> failIfUndecodable(e));
+    handlers.put(EventType.TABLE_MAP, this::onTableMap);
     Handler rows = this::onRows;
     for (EventType type : List.of(EventType.WRITE_ROWS, EventType.UPDATE_ROWS, EventType.DELETE_ROWS,
         EventType.EXT_WRITE_ROWS, EventType.EXT_UPDATE_ROWS, EventType.EXT_DELETE_ROWS, EventType.PARTIAL_UPDATE_ROWS_EVENT)) {
@@ -117,15 +132,21 @@ final class TransactionAssembler {
   /** Heartbeat and memory limits of the assembler. */
   record Limits(long heartbeatMillis, long maxTransactionBytes) {}
 
-  /** A new connection starts at the last boundary: whatever was half read is dropped. */
+  /** A new connection starts at the last boundary: whatever was half read, or held, is dropped. */
   void startSession() {
     resetGroup();
+    held.clear();
+    heldEvents = 0;
+    readBoundary = boundary;
   }
 
   void onEvent(Event event) throws InterruptedException {
     Handler handler = handlers.get(event.getHeader().getEventType());
     if (handler != null) {
       handler.handle(event, (EventHeaderV4) event.getHeader());
+    }
+    if (!held.isEmpty() && (clock.millis() - holdSinceMillis > holdMillis || heldEvents > MAX_HELD_EVENTS)) {
+      resolveAllNow(); // a table that gets no rows must not hold everything behind it for long
     }
   }
 
@@ -145,8 +166,8 @@ final class TransactionAssembler {
     fileIndex = BinlogNames.fileIndex(file);
     // A start by GTID gets a rotate to the file's beginning first, before the server skips to the GTID:
     // only a file-based boundary may follow rotates.
-    if (!inGroup && !boundary.byGtid()) {
-      boundary = new ResumePoint(file, rotate.getBinlogPosition(), gtids.current());
+    if (!inGroup && !readBoundary.byGtid()) {
+      passed(new ResumePoint(file, rotate.getBinlogPosition(), gtids.current()));
     }
   }
 
@@ -200,6 +221,11 @@ final class TransactionAssembler {
     }
     List<TableChange> changes;
     try {
+      if (!held.isEmpty()) {
+        for (String[] removed : DdlParser.parse(sql, database).removed()) {
+          resolveNow(removed[0], removed[1]); // its pending changes cannot wait for a table map that will not come
+        }
+      }
       changes = schemaChanges.of(sql, database);
     } catch (SQLException e) {
       throw new TransientFailure("cannot read the schema after a DDL at " + file + ":" + header.getPosition(), e);
@@ -209,7 +235,7 @@ final class TransactionAssembler {
     }
     if (!changes.isEmpty()) {
       LOG.info("DDL at {}:{} changes {}: {}", file, header.getPosition(),
-          changes.stream().map(c -> c.schema().qualifiedName()).toList(), abbreviate(sql));
+          changes.stream().map(c -> c.database() + "." + c.table()).toList(), abbreviate(sql));
     }
     if (!inTransaction) {
       commit(header); // a statement outside a transaction is a window of its own
@@ -236,6 +262,26 @@ final class TransactionAssembler {
     }
   }
 
+  private void onTableMap(Event event, EventHeaderV4 header) throws InterruptedException {
+    failIfUndecodable(event);
+    if (event.getData() instanceof MappedTable table && table.captured()) {
+      window.resolve(table.database(), table.table(), table.shape().schema());
+      if (!held.isEmpty()) {
+        boolean resolvedAny = false;
+        for (PendingWindow w : held) {
+          for (String[] pending : w.unresolved()) {
+            resolvedAny |= pending[0].equals(table.database()) && pending[1].equals(table.table());
+          }
+          w.resolve(table.database(), table.table(), table.shape().schema());
+        }
+        if (resolvedAny) {
+          schemaChanges.resolvedByTableMap(table.shape().schema());
+        }
+        flush();
+      }
+    }
+  }
+
   private static void failIfUndecodable(Event event) {
     if (event.getData() instanceof DecodeFailure failure) {
       if (failure.fatal()) {
@@ -252,26 +298,92 @@ final class TransactionAssembler {
           + "); the fetcher must read a server's binlog, not a relay log");
     }
     gtids.add(groupGtid);
+    ResumePoint after = new ResumePoint(file, end, gtids.current());
     if (!window.isEmpty()) {
       Scn scn = Scn.ofBinlog(fileIndex, end);
-      SourcePosition.Binlog position = new SourcePosition.Binlog(file, end, gtids.current());
-      Transaction transaction = window.toTransaction(scn, header.getTimestamp() * 1000, position, groupGtid);
-      window.clear();
-      sink.accept(transaction);
-      lastDelivered = position;
-      lastSignalMillis = clock.millis();
-    } else if (clock.millis() - lastSignalMillis >= heartbeatMillis && heartbeatMillis > 0) {
+      PendingWindow sealed = window.seal(scn, header.getTimestamp() * 1000, after.toPosition(), groupGtid, after);
+      if (held.isEmpty() && sealed.resolved()) {
+        deliver(sealed);
+      } else {
+        hold(sealed);
+      }
+    } else if (held.isEmpty() && heartbeatMillis > 0 && clock.millis() - lastSignalMillis >= heartbeatMillis) {
       // everything since the last signal was filtered out: let consumers' checkpoints move anyway
       heartbeat(Scn.ofBinlog(fileIndex, end));
     }
-    boundary = new ResumePoint(file, end, gtids.current());
+    passed(after);
     resetGroup();
+  }
+
+  private void deliver(PendingWindow window) throws InterruptedException {
+    sink.accept(window.toTransaction());
+    lastDelivered = window.position();
+    boundary = window.after();
+    lastSignalMillis = clock.millis();
+  }
+
+  private void hold(PendingWindow window) {
+    if (held.isEmpty()) {
+      holdSinceMillis = clock.millis();
+    }
+    held.add(window);
+    heldEvents += window.events();
+  }
+
+  /** Delivers the held windows from the oldest up to the first that still lacks a schema. */
+  private void flush() throws InterruptedException {
+    while (!held.isEmpty() && held.peek().resolved()) {
+      PendingWindow next = held.poll();
+      heldEvents -= next.events();
+      deliver(next);
+    }
+    if (held.isEmpty()) {
+      boundary = readBoundary;
+    }
+  }
+
+  /** Resolves every held change from information_schema now and delivers what is held. */
+  private void resolveAllNow() throws InterruptedException {
+    for (PendingWindow w : held) {
+      for (String[] table : w.unresolved()) {
+        resolveNow(table[0], table[1]);
+      }
+    }
+    flush();
+  }
+
+  private void resolveNow(String database, String table) {
+    boolean pending = false;
+    for (PendingWindow w : held) {
+      for (String[] t : w.unresolved()) {
+        pending |= t[0].equals(database) && t[1].equals(table);
+      }
+    }
+    if (!pending) {
+      return;
+    }
+    try {
+      io.gridway.core.schema.TableSchema schema = schemaChanges.resolveNow(database, table);
+      for (PendingWindow w : held) {
+        w.resolve(database, table, schema);
+      }
+    } catch (SQLException e) {
+      throw new TransientFailure("cannot read the schema of " + database + "." + table + " after a DDL", e);
+    }
+  }
+
+  /** A group or a rotate is behind us: the next connection may start here once nothing before it is held. */
+  private void passed(ResumePoint after) {
+    readBoundary = after;
+    if (held.isEmpty()) {
+      boundary = after;
+    }
   }
 
   private void endGroup(long nextPosition) {
     gtids.add(groupGtid); // a rolled-back group still used up its GTID
     if (nextPosition > 0 && !file.isEmpty()) {
-      boundary = new ResumePoint(file, nextPosition, gtids.current());
+      passed(new ResumePoint(file, nextPosition, gtids.current()));
     }
     resetGroup();
   }
@@ -287,12 +399,15 @@ final class TransactionAssembler {
     if (inGroup || file.isEmpty()) {
       return;
     }
+    if (!held.isEmpty()) {
+      resolveAllNow(); // caught up with the server: information_schema now shows what the binlog ends with
+    }
     long position = header.getNextPosition();
-    if (!boundary.byGtid() && boundary.file().equals(file)) {
-      if (position > boundary.offset()) {
-        boundary = new ResumePoint(file, position, gtids.current()); // the server has sent everything before it
+    if (!readBoundary.byGtid() && readBoundary.file().equals(file)) {
+      if (position > readBoundary.offset()) {
+        passed(new ResumePoint(file, position, gtids.current())); // the server has sent everything before it
       }
-      position = Math.max(position, boundary.offset());
+      position = Math.max(position, readBoundary.offset());
     }
     if (position > 0) {
       heartbeat(Scn.ofBinlog(fileIndex, position));
@@ -313,11 +428,11 @@ final class TransactionAssembler {
    * this file passed yet); artificial copies the server sends at connect time (no position) are not.
    */
   private void learnGtids(EventHeaderV4 header, String set) {
-    boolean fromFileStart = !inGroup && header.getNextPosition() > 0 && !boundary.byGtid()
-        && boundary.file().equals(file) && boundary.offset() <= header.getPosition();
+    boolean fromFileStart = !inGroup && header.getNextPosition() > 0 && !readBoundary.byGtid()
+        && readBoundary.file().equals(file) && readBoundary.offset() <= header.getPosition();
     if (fromFileStart && set != null) {
       gtids.reset(set, true);
-      boundary = new ResumePoint(boundary.file(), boundary.offset(), gtids.current());
+      passed(new ResumePoint(readBoundary.file(), readBoundary.offset(), gtids.current()));
     }
   }
 

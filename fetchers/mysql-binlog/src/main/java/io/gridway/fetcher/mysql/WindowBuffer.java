@@ -31,6 +31,15 @@ final class WindowBuffer {
     bytes += change.ddl() == null ? 64 : change.ddl().length();
   }
 
+  /** Gives the window's unresolved changes of a table their schema (DDL inside a transaction, then its rows). */
+  void resolve(String database, String table, io.gridway.core.schema.TableSchema schema) {
+    for (int i = 0; i < parts.size(); i++) {
+      if (parts.get(i) instanceof TableChange change && !change.resolved() && change.concerns(database, table)) {
+        parts.set(i, change.with(schema));
+      }
+    }
+  }
+
   boolean isEmpty() {
     return events == 0;
   }
@@ -46,7 +55,15 @@ final class WindowBuffer {
     bytes = 0;
   }
 
-  Transaction toTransaction(Scn scn, long commitMicros, SourcePosition position, String gtid) {
+  /** The window so far, committed at {@code scn}: to deliver now or hold (the buffer is cleared). */
+  PendingWindow seal(Scn scn, long commitMicros, SourcePosition.Binlog position, String gtid, ResumePoint after) {
+    PendingWindow window = new PendingWindow(new ArrayList<>(parts), events, scn, commitMicros, position, gtid, after);
+    clear();
+    return window;
+  }
+
+  static Transaction toTransaction(List<Object> parts, int events, Scn scn, long commitMicros, SourcePosition position,
+      String gtid) {
     List<ChangeEvent> list = new ArrayList<>(events);
     for (Object part : parts) {
       if (part instanceof RowsData rows) {

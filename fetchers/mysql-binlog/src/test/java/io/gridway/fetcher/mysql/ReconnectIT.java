@@ -67,6 +67,38 @@ class ReconnectIT {
     }
   }
 
+  @Test
+  void aServerThatIsDownIsRetriedWithGrowingBackoffUntilItIsBack() throws Exception {
+    PrivateMariaDb db = MARIADB.server();
+    String database = db.createDatabase("down");
+    db.execute(database, "CREATE TABLE t (id BIGINT PRIMARY KEY, payload VARCHAR(100))");
+    String start = Fixtures.endOfBinlog(db);
+    db.execute(database, "INSERT INTO t VALUES (1, 'written before the outage')");
+    db.stop();
+    List<Duration> waits = new java.util.concurrent.CopyOnWriteArrayList<>();
+    Sleeper recording = d -> {
+      waits.add(d);
+      Thread.sleep(20); // the real backoff would take seconds; the sequence is what is under test
+    };
+    RecordingSink sink = new RecordingSink();
+    MysqlFetcherConfig config = Fixtures.config(db, database).withStart(start).withConnectTimeout(Duration.ofMillis(500))
+        .withLimits(Duration.ofSeconds(2), null);
+    MysqlBinlogFetcher fetcher = new MysqlBinlogFetcher(config, java.time.Clock.systemUTC(), recording, java.util.Map.of());
+    try (fetcher) {
+      fetcher.start(null, sink);
+      await().atMost(Duration.ofSeconds(30)).until(() -> waits.size() >= 6);
+      assertThat(waits.subList(0, 6)).containsExactly(Duration.ofMillis(100), Duration.ofMillis(200), Duration.ofMillis(400),
+          Duration.ofMillis(800), Duration.ofMillis(1600), Duration.ofSeconds(2));
+      assertThat(fetcher.status().state()).isEqualTo(FetcherStatus.State.RECONNECTING);
+      assertThat(fetcher.status().detail()).contains("cannot query").contains("retrying in");
+      db.start();
+      await().atMost(Duration.ofSeconds(30)).until(() -> sink.transactions.size() >= 1);
+      assertThat(sink.transactions.get(0).events().get(0).after().get(1)).isEqualTo("written before the outage");
+      assertThat(fetcher.status().state()).isEqualTo(FetcherStatus.State.RUNNING);
+      assertThat(sink.failure).isNull();
+    }
+  }
+
   private static void awaitMoreRows(RecordingSink sink, int more) {
     int target = sink.rowEvents() + more;
     await().atMost(Duration.ofSeconds(60)).until(() -> {
