@@ -40,6 +40,8 @@ final class CheckpointWriter {
   private Pending pending;
   private Pending written;
   private boolean scheduled;
+  /** Set for good once the store rejected a write as fenced: nothing more is written. */
+  private boolean fenced;
   private int failures;
 
   private record Pending(long scn, long[] micro) {
@@ -66,6 +68,9 @@ final class CheckpointWriter {
   /** Asks for this position to be written soon. */
   void offer(long scn, long[] micro) {
     synchronized (this) {
+      if (fenced) {
+        return;
+      }
       pending = new Pending(scn, micro.clone());
       if (scheduled) {
         return;
@@ -103,6 +108,7 @@ final class CheckpointWriter {
     } catch (CheckpointFencedException e) {
       synchronized (this) {
         scheduled = false;
+        fenced = true;
       }
       LOG.error("partition {}: {}", partition, e.getMessage());
       onFenced.run();
@@ -129,7 +135,7 @@ final class CheckpointWriter {
     Pending next;
     synchronized (this) {
       next = pending;
-      if (next == null || next.sameAs(written)) {
+      if (fenced || next == null || next.sameAs(written)) {
         return;
       }
     }

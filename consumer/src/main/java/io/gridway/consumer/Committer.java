@@ -102,8 +102,12 @@ final class Committer {
     }
   }
 
-  /** Stores a failure for good: nothing at or after this batch will ever count. */
+  /**
+   * Stores a failure for good: nothing at or after this batch will ever count. The partition's state
+   * becomes FAILED (unless an earlier, more specific failure already set it).
+   */
   void fail(Throwable cause) {
+    state.fail(String.valueOf(cause.getMessage() != null ? cause.getMessage() : cause), cause);
     lock.lock();
     try {
       if (failure == null) {

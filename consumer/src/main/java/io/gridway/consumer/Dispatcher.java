@@ -72,11 +72,11 @@ final class Dispatcher implements Runnable {
           continue;
         }
         if (lanes.count() > 1 && isBarrier(windows)) {
-          if (!committer.awaitIdle(Long.MAX_VALUE, TimeUnit.NANOSECONDS)) {
+          if (!awaitIdle()) {
             break;
           }
           submit(windows);
-          committer.awaitIdle(Long.MAX_VALUE, TimeUnit.NANOSECONDS);
+          awaitIdle();
         } else {
           submit(windows);
         }
@@ -88,6 +88,16 @@ final class Dispatcher implements Runnable {
       LOG.error("partition {}: dispatcher failed", partition, e);
       committer.fail(e);
     }
+  }
+
+  /** Waits until nothing is in flight; false when the partition stops or failed meanwhile. */
+  private boolean awaitIdle() throws InterruptedException {
+    while (!stopping && committer.failure() == null) {
+      if (committer.awaitIdle(POLL_MILLIS, TimeUnit.MILLISECONDS)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

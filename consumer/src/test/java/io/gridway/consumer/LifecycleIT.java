@@ -80,4 +80,23 @@ class LifecycleIT {
       }
     }
   }
+
+  @Test
+  void anotherOwnersClaimFencesThePartitionWhichStopsWithoutWritingOver() throws Exception {
+    RecordingStore store = new RecordingStore();
+    try (RelayFixture relay = RelayFixture.start(1, "rowBytes: 100, eventsPerSecond: 5000, seed: 8, maxEvents: 100000")) {
+      ConsumerConfig config = new ConsumerConfig("src", "fence", List.of(relay.uri), List.of(0),
+          new ConsumerConfig.Pull(null, null, null, null, Duration.ofMillis(100), null, null, null), null, null, null);
+      try (GridwayConsumer consumer = GridwayConsumer.builder(config).checkpointStore(store).handler(batch -> { }).build()) {
+        consumer.start();
+        await().atMost(Duration.ofSeconds(20)).until(() -> store.latest(0) > 0);
+        store.claim("fence", 0); // a new owner (Helix moved the partition)
+        await().atMost(Duration.ofSeconds(20)).until(() -> consumer.status(0).state() == PartitionStatus.State.FAILED);
+        assertThat(consumer.status(0).detail()).contains("fenced");
+        long last = store.latest(0);
+        consumer.stopPartition(0);
+        assertThat(store.latest(0)).isEqualTo(last); // the old owner's final write was rejected too
+      }
+    }
+  }
 }

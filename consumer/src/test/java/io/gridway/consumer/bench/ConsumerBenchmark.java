@@ -161,6 +161,9 @@ public final class ConsumerBenchmark {
       if (result == null) {
         throw new IllegalStateException("a consumer printed no result; see " + work);
       }
+      if (Boolean.getBoolean("bench.verbose")) {
+        System.out.println("  " + result);
+      }
       first = Math.min(first, field(result, "first"));
       last = Math.max(last, field(result, "last"));
       events += field(result, "events");
