@@ -19,7 +19,6 @@ import io.gridway.core.fetch.TransactionSink;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
@@ -43,8 +42,8 @@ import org.slf4j.LoggerFactory;
  * <p><b>DDL.</b> A DDL window whose schema is not yet known (after CREATE or ALTER; see {@link
  * SchemaChanges}) is held, and the windows after it with it, until the table's next table map gives the
  * schema, the fetcher catches up with the server (a heartbeat: information_schema is then right), or the
- * hold lasts longer than {@code max(1 s, heartbeat interval)} or {@value #MAX_HELD_EVENTS} events. Held
- * windows are not delivered yet, so the boundary stays before them.
+ * hold lasts longer than {@code max(1 s, heartbeat interval)} or {@value DeliveryQueue#MAX_HELD_EVENTS}
+ * events ({@link DeliveryQueue}). Held windows are not delivered yet, so the boundary stays before them.
  *
  * <p>Not thread-safe: the binlog reader thread calls {@link #onEvent}; {@link #boundary()} and {@link
  * #lastDelivered()} may be read from any thread. A handler throws {@link FetcherException} for what needs
@@ -53,7 +52,6 @@ import org.slf4j.LoggerFactory;
  */
 final class TransactionAssembler {
   private static final Logger LOG = LoggerFactory.getLogger(TransactionAssembler.class);
-  static final int MAX_HELD_EVENTS = 100_000;
 
   @FunctionalInterface
   private interface Handler {
@@ -68,22 +66,16 @@ final class TransactionAssembler {
   private final Map<EventType, Handler> handlers = new EnumMap<>(EventType.class);
   private final GtidTracker gtids;
   private final WindowBuffer window = new WindowBuffer();
-  private final ArrayDeque<PendingWindow> held = new ArrayDeque<>();
-  private final long holdMillis;
-  private long holdSinceMillis;
-  private int heldEvents;
-  private ResumePoint readBoundary; // after the last group read, delivered or not
+  private final DeliveryQueue queue;
 
   private String file = "";
   private long fileIndex;
-  private volatile ResumePoint boundary;
-  private volatile SourcePosition.Binlog lastDelivered;
   private boolean inGroup;
   private boolean inTransaction;
   private String groupGtid = "";
   private long groupStart;
   private Scn lastHeartbeat = Scn.ZERO;
-  private long lastSignalMillis;
+  private long lastHeartbeatMillis;
 
   TransactionAssembler(TransactionSink sink, SchemaChanges schemaChanges, ResumePoint start, Limits limits, Clock clock) {
     this.sink = sink;
@@ -91,11 +83,9 @@ final class TransactionAssembler {
     this.clock = clock;
     this.heartbeatMillis = limits.heartbeatMillis();
     this.maxTransactionBytes = limits.maxTransactionBytes();
-    this.boundary = start;
-    this.readBoundary = start;
-    this.holdMillis = Math.max(1000, limits.heartbeatMillis());
+    this.queue = new DeliveryQueue(sink, schemaChanges, clock, Math.max(1000, limits.heartbeatMillis()), start);
     this.gtids = new GtidTracker(start.gtidSet());
-    this.lastSignalMillis = clock.millis();
+    this.lastHeartbeatMillis = clock.millis();
     handlers.put(EventType.ROTATE, this::onRotate);
     handlers.put(EventType.MARIADB_GTID, this::onMariaDbGtid);
     handlers.put(EventType.GTID, (e, h) -> beginGroup(((GtidEventData) e.getData()).getMySqlGtid().toString(), false));
@@ -135,9 +125,7 @@ final class TransactionAssembler {
   /** A new connection starts at the last boundary: whatever was half read, or held, is dropped. */
   void startSession() {
     resetGroup();
-    held.clear();
-    heldEvents = 0;
-    readBoundary = boundary;
+    queue.reset();
   }
 
   void onEvent(Event event) throws InterruptedException {
@@ -145,19 +133,17 @@ final class TransactionAssembler {
     if (handler != null) {
       handler.handle(event, (EventHeaderV4) event.getHeader());
     }
-    if (!held.isEmpty() && (clock.millis() - holdSinceMillis > holdMillis || heldEvents > MAX_HELD_EVENTS)) {
-      resolveAllNow(); // a table that gets no rows must not hold everything behind it for long
-    }
+    queue.resolveIfOverdue(); // a table that gets no rows must not hold everything behind it for long
   }
 
   /** The last transaction boundary passed: where the next connection starts. */
   ResumePoint boundary() {
-    return boundary;
+    return queue.boundary();
   }
 
   /** The position of the last transaction delivered, or null before the first. */
   SourcePosition.Binlog lastDelivered() {
-    return lastDelivered;
+    return queue.lastDelivered();
   }
 
   private void onRotate(Event event, EventHeaderV4 header) {
@@ -166,8 +152,8 @@ final class TransactionAssembler {
     fileIndex = BinlogNames.fileIndex(file);
     // A start by GTID gets a rotate to the file's beginning first, before the server skips to the GTID:
     // only a file-based boundary may follow rotates.
-    if (!inGroup && !readBoundary.byGtid()) {
-      passed(new ResumePoint(file, rotate.getBinlogPosition(), gtids.current()));
+    if (!inGroup && !queue.readBoundary().byGtid()) {
+      queue.passed(new ResumePoint(file, rotate.getBinlogPosition(), gtids.current()));
     }
   }
 
@@ -221,9 +207,9 @@ final class TransactionAssembler {
     }
     List<TableChange> changes;
     try {
-      if (!held.isEmpty()) {
+      if (queue.holding()) {
         for (String[] removed : DdlParser.parse(sql, database).removed()) {
-          resolveNow(removed[0], removed[1]); // its pending changes cannot wait for a table map that will not come
+          queue.resolveBeforeRemoval(removed[0], removed[1]);
         }
       }
       changes = schemaChanges.of(sql, database);
@@ -266,19 +252,7 @@ final class TransactionAssembler {
     failIfUndecodable(event);
     if (event.getData() instanceof MappedTable table && table.captured()) {
       window.resolve(table.database(), table.table(), table.shape().schema());
-      if (!held.isEmpty()) {
-        boolean resolvedAny = false;
-        for (PendingWindow w : held) {
-          for (String[] pending : w.unresolved()) {
-            resolvedAny |= pending[0].equals(table.database()) && pending[1].equals(table.table());
-          }
-          w.resolve(table.database(), table.table(), table.shape().schema());
-        }
-        if (resolvedAny) {
-          schemaChanges.resolvedByTableMap(table.shape().schema());
-        }
-        flush();
-      }
+      queue.tableMapped(table);
     }
   }
 
@@ -301,89 +275,23 @@ final class TransactionAssembler {
     ResumePoint after = new ResumePoint(file, end, gtids.current());
     if (!window.isEmpty()) {
       Scn scn = Scn.ofBinlog(fileIndex, end);
-      PendingWindow sealed = window.seal(scn, header.getTimestamp() * 1000, after.toPosition(), groupGtid, after);
-      if (held.isEmpty() && sealed.resolved()) {
-        deliver(sealed);
-      } else {
-        hold(sealed);
-      }
-    } else if (held.isEmpty() && heartbeatMillis > 0 && clock.millis() - lastSignalMillis >= heartbeatMillis) {
+      queue.commit(window.seal(scn, header.getTimestamp() * 1000, after.toPosition(), groupGtid, after));
+    } else if (!queue.holding() && heartbeatMillis > 0 && clock.millis() - lastSignalMillis() >= heartbeatMillis) {
       // everything since the last signal was filtered out: let consumers' checkpoints move anyway
       heartbeat(Scn.ofBinlog(fileIndex, end));
     }
-    passed(after);
+    queue.passed(after);
     resetGroup();
   }
 
-  private void deliver(PendingWindow window) throws InterruptedException {
-    sink.accept(window.toTransaction());
-    lastDelivered = window.position();
-    boundary = window.after();
-    lastSignalMillis = clock.millis();
-  }
-
-  private void hold(PendingWindow window) {
-    if (held.isEmpty()) {
-      holdSinceMillis = clock.millis();
-    }
-    held.add(window);
-    heldEvents += window.events();
-  }
-
-  /** Delivers the held windows from the oldest up to the first that still lacks a schema. */
-  private void flush() throws InterruptedException {
-    while (!held.isEmpty() && held.peek().resolved()) {
-      PendingWindow next = held.poll();
-      heldEvents -= next.events();
-      deliver(next);
-    }
-    if (held.isEmpty()) {
-      boundary = readBoundary;
-    }
-  }
-
-  /** Resolves every held change from information_schema now and delivers what is held. */
-  private void resolveAllNow() throws InterruptedException {
-    for (PendingWindow w : held) {
-      for (String[] table : w.unresolved()) {
-        resolveNow(table[0], table[1]);
-      }
-    }
-    flush();
-  }
-
-  private void resolveNow(String database, String table) {
-    boolean pending = false;
-    for (PendingWindow w : held) {
-      for (String[] t : w.unresolved()) {
-        pending |= t[0].equals(database) && t[1].equals(table);
-      }
-    }
-    if (!pending) {
-      return;
-    }
-    try {
-      io.gridway.core.schema.TableSchema schema = schemaChanges.resolveNow(database, table);
-      for (PendingWindow w : held) {
-        w.resolve(database, table, schema);
-      }
-    } catch (SQLException e) {
-      throw new TransientFailure("cannot read the schema of " + database + "." + table + " after a DDL", e);
-    }
-  }
-
-  /** A group or a rotate is behind us: the next connection may start here once nothing before it is held. */
-  private void passed(ResumePoint after) {
-    readBoundary = after;
-    if (held.isEmpty()) {
-      boundary = after;
-    }
+  private long lastSignalMillis() {
+    return Math.max(lastHeartbeatMillis, queue.lastDeliveryMillis());
   }
 
   private void endGroup(long nextPosition) {
     gtids.add(groupGtid); // a rolled-back group still used up its GTID
     if (nextPosition > 0 && !file.isEmpty()) {
-      passed(new ResumePoint(file, nextPosition, gtids.current()));
+      queue.passed(new ResumePoint(file, nextPosition, gtids.current()));
     }
     resetGroup();
   }
@@ -399,15 +307,16 @@ final class TransactionAssembler {
     if (inGroup || file.isEmpty()) {
       return;
     }
-    if (!held.isEmpty()) {
-      resolveAllNow(); // caught up with the server: information_schema now shows what the binlog ends with
+    if (queue.holding()) {
+      queue.resolveAllNow(); // caught up with the server: information_schema now shows what the binlog ends with
     }
     long position = header.getNextPosition();
-    if (!readBoundary.byGtid() && readBoundary.file().equals(file)) {
-      if (position > readBoundary.offset()) {
-        passed(new ResumePoint(file, position, gtids.current())); // the server has sent everything before it
+    ResumePoint read = queue.readBoundary();
+    if (!read.byGtid() && read.file().equals(file)) {
+      if (position > read.offset()) {
+        queue.passed(new ResumePoint(file, position, gtids.current())); // the server has sent everything before it
       }
-      position = Math.max(position, readBoundary.offset());
+      position = Math.max(position, read.offset());
     }
     if (position > 0) {
       heartbeat(Scn.ofBinlog(fileIndex, position));
@@ -419,7 +328,7 @@ final class TransactionAssembler {
     Instant now = clock.instant();
     sink.heartbeat(new Heartbeat(monotonic, now.getEpochSecond() * 1_000_000 + now.getNano() / 1000));
     lastHeartbeat = monotonic;
-    lastSignalMillis = now.toEpochMilli();
+    lastHeartbeatMillis = now.toEpochMilli();
   }
 
   /**
@@ -428,11 +337,12 @@ final class TransactionAssembler {
    * this file passed yet); artificial copies the server sends at connect time (no position) are not.
    */
   private void learnGtids(EventHeaderV4 header, String set) {
-    boolean fromFileStart = !inGroup && header.getNextPosition() > 0 && !readBoundary.byGtid()
-        && readBoundary.file().equals(file) && readBoundary.offset() <= header.getPosition();
+    ResumePoint read = queue.readBoundary();
+    boolean fromFileStart = !inGroup && header.getNextPosition() > 0 && !read.byGtid()
+        && read.file().equals(file) && read.offset() <= header.getPosition();
     if (fromFileStart && set != null) {
       gtids.reset(set, true);
-      passed(new ResumePoint(readBoundary.file(), readBoundary.offset(), gtids.current()));
+      queue.passed(new ResumePoint(read.file(), read.offset(), gtids.current()));
     }
   }
 
@@ -441,8 +351,9 @@ final class TransactionAssembler {
         + "; this fetcher does not support XA transactions in the binlog");
   }
 
+  /** The statement's first word, upper case. Cheap for the common case (BEGIN, COMMIT): no regex unless it starts with noise. */
   private static String keyword(String sql) {
-    String s = DdlParser.strip(sql);
+    String s = !sql.isEmpty() && Character.isLetter(sql.charAt(0)) ? sql : DdlParser.strip(sql);
     int end = 0;
     while (end < s.length() && Character.isLetter(s.charAt(end))) {
       end++;

@@ -113,6 +113,16 @@ class DecodersTest {
   }
 
   @Test
+  void mysqlBinaryJsonBecomesText() {
+    ColumnSpec json = new ColumnSpec("t", "j", BinlogType.JSON, 4, true, false, null, List.of());
+    assertThat(decode(json, concat(le(2, 4), new byte[] {0x04, 0x01}))).isEqualTo("true");
+    // {"a":1}: a small object of one key, the int16 value inlined in its value entry
+    byte[] object = HexFormat.of().parseHex("0001000C000B0001000501006" + "1");
+    assertThat(decode(json, concat(le(object.length, 4), object))).isEqualTo("{\"a\":1}");
+    assertThat(decode(json, le(0, 4))).isEqualTo("null");
+  }
+
+  @Test
   void enumAndSetBecomeMemberNames() {
     ColumnSpec e = new ColumnSpec("t", "e", BinlogType.ENUM, 1, true, false, MysqlCharset.forName("utf8mb4"), List.of("a", "b", "c"));
     assertThat(decode(e, new byte[] {2})).isEqualTo("b");
