@@ -3,11 +3,15 @@ package io.gridway.relay;
 import io.gridway.core.fetch.Fetcher;
 import io.gridway.core.fetch.FetcherStatus;
 import io.gridway.relay.buffer.EventBuffer;
+import io.gridway.policy.Policy;
 import io.gridway.relay.http.ServedSource;
+import io.gridway.relay.policy.ActivePolicies;
 import io.gridway.relay.publish.Publisher;
 import io.gridway.relay.publish.SchemaRegistry;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -22,15 +26,18 @@ final class LocalSource implements ServedSource {
   private final SchemaRegistry schemas;
   private final Publisher publisher;
   private final Fetcher fetcher;
+  private final ActivePolicies policies;
   private final Clock clock;
 
-  LocalSource(SourceConfig config, EventBuffer buffer, SchemaRegistry schemas, Publisher publisher, Fetcher fetcher, Clock clock) {
+  LocalSource(SourceConfig config, EventBuffer buffer, SchemaRegistry schemas, Publisher publisher, Fetcher fetcher,
+      ActivePolicies policies, Clock clock) {
     this.id = config.id();
     this.partitions = config.partitions();
     this.buffer = buffer;
     this.schemas = schemas;
     this.publisher = publisher;
     this.fetcher = fetcher;
+    this.policies = policies;
     this.clock = clock;
   }
 
@@ -66,6 +73,15 @@ final class LocalSource implements ServedSource {
   }
 
   @Override
+  public String problem() {
+    if (publisher.failure() != null) {
+      return publisher.failure().getMessage();
+    }
+    FetcherStatus status = fetcher.status();
+    return status.state() == FetcherStatus.State.RUNNING ? null : status.state() + ": " + status.detail();
+  }
+
+  @Override
   public Map<String, Object> status() {
     FetcherStatus status = fetcher.status();
     Map<String, Object> fetch = new LinkedHashMap<>();
@@ -75,6 +91,16 @@ final class LocalSource implements ServedSource {
     long commit = publisher.lastCommitTimeMicros();
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("fetch", fetch);
+    List<Map<String, Object>> policyList = new ArrayList<>();
+    for (Policy p : policies.current()) {
+      Map<String, Object> one = new LinkedHashMap<>();
+      one.put("name", p.name());
+      one.put("version", p.version());
+      one.put("file", p.file());
+      policyList.add(one);
+    }
+    json.put("policies", policyList);
+    json.put("policyReloadError", policies.lastError());
     json.put("lagMillis", commit == 0 ? null : Math.max(0, clock.millis() - TimeUnit.MICROSECONDS.toMillis(commit)));
     return json;
   }

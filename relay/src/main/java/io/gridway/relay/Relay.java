@@ -1,63 +1,133 @@
 package io.gridway.relay;
 
+import io.gridway.core.event.SourcePosition;
+import io.gridway.core.fetch.Fetcher;
+import io.gridway.policy.PolicyError;
+import io.gridway.policy.PolicyException;
+import io.gridway.policy.PolicyLoader;
 import io.gridway.relay.buffer.BufferMetrics;
 import io.gridway.relay.buffer.EventBuffer;
 import io.gridway.relay.http.HttpApiServer;
+import io.gridway.relay.policy.PolicyReloader;
+import io.gridway.relay.position.Checkpoint;
+import io.gridway.relay.position.PositionFile;
+import io.gridway.relay.position.PositionRecorder;
+import io.gridway.relay.position.PositionState;
 import io.gridway.relay.publish.Publisher;
 import io.gridway.relay.publish.SchemaRegistry;
-import io.gridway.relay.source.SyntheticFetcher;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The relay process's composition root: fetcher → publisher → event buffer → HTTP API, wired from a
- * {@link RelayConfig}. {@link #start} once, {@link #close} once (HTTP first, so responses end at a
- * window boundary, then the fetcher). Thread-safe.
+ * The relay process's composition root: fetcher → publisher (fetch policy) → event buffer → HTTP
+ * API, plus the position file and policy hot reload on one maintenance thread, wired from a {@link
+ * RelayConfig}. {@link #start} once, {@link #close} once (HTTP first, so responses end at a window
+ * boundary, then the fetcher, then a last position write). Thread-safe.
  */
 public final class Relay implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Relay.class);
 
   private final RelayConfig config;
   private final EventBuffer buffer;
-  private final SyntheticFetcher fetcher;
+  private final Fetcher fetcher;
   private final Publisher publisher;
   private final HttpApiServer http;
+  private final PolicyReloader policies;
+  private final PositionRecorder positions;
+  private final SourcePosition resumeAfter;
+  private final ScheduledExecutorService maintenance;
 
+  /**
+   * Reads the position file and compiles the policies; throws {@link IllegalArgumentException} with
+   * every policy error, {@link UncheckedIOException} when the position file cannot be read.
+   */
   public Relay(RelayConfig config, Clock clock) {
     this.config = config;
     SourceConfig source = config.source();
-    this.buffer = config.buffer().newBuffer(0);
+    this.policies = loadPolicies(config);
+    PositionState previous = readPositions(config);
+    Checkpoint resume = previous == null ? null : previous.resumeFrom(config.replay().toMillis());
+    this.resumeAfter = resume == null ? null : resume.position();
+    this.buffer = config.buffer().newBuffer(resume == null ? 0 : resume.scn());
+    this.positions = config.positionFile() == null ? null
+        : new PositionRecorder(new PositionFile(Path.of(config.positionFile())), previous, config.replay(), clock);
     SchemaRegistry schemas = new SchemaRegistry();
-    this.publisher = new Publisher(source.id(), buffer, schemas);
-    this.fetcher = new SyntheticFetcher(source.id(), source.synthetic(), source.partitions(), clock);
+    this.publisher = new Publisher(source.id(), buffer, schemas, policies.active(), positions);
+    this.fetcher = source.newFetcher(clock);
     PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     new JvmMemoryMetrics().bindTo(metrics);
     new JvmThreadMetrics().bindTo(metrics);
     new ProcessorMetrics().bindTo(metrics);
     BufferMetrics.bind(buffer, source.id(), metrics);
-    LocalSource served = new LocalSource(source, buffer, schemas, publisher, fetcher, clock);
+    SourceMetrics.bind(source.id(), publisher, policies, metrics);
+    LocalSource served = new LocalSource(source, buffer, schemas, publisher, fetcher, policies.active(), clock);
     this.http = new HttpApiServer(config.http(), List.of(served), metrics, clock);
+    this.maintenance = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "gridway-relay-maintenance");
+      t.setDaemon(true);
+      return t;
+    });
   }
 
-  /** Starts the fetcher, then the HTTP API; returns the bound address. */
+  private static PolicyReloader loadPolicies(RelayConfig config) {
+    try {
+      return PolicyReloader.start(config.source().id(), config.policy(), PolicyLoader.create());
+    } catch (PolicyException e) {
+      throw new IllegalArgumentException("policy: " + e.errors().stream().map(PolicyError::toString).collect(Collectors.joining("; ")), e);
+    }
+  }
+
+  private static PositionState readPositions(RelayConfig config) {
+    if (config.positionFile() == null) {
+      return null;
+    }
+    try {
+      return new PositionFile(Path.of(config.positionFile())).read();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e.getMessage(), e);
+    }
+  }
+
+  /** Starts the fetcher (after the persisted position, if any), then the HTTP API; returns the bound address. */
   public InetSocketAddress start() throws InterruptedException {
-    LOG.info("relay starting: source {} ({} partitions), buffer {} (max window {})", config.source().id(),
-        config.source().partitions(), config.buffer().capacity(), config.buffer().maxWindow());
-    fetcher.start(null, publisher);
+    LOG.info("relay starting: source {} ({} partitions), buffer {} (max window {}), resuming after {} (SCN {})",
+        config.source().id(), config.source().partitions(), config.buffer().capacity(), config.buffer().maxWindow(),
+        resumeAfter == null ? "the configured start" : resumeAfter, Long.toUnsignedString(buffer.processedScn()));
+    if (positions != null) {
+      long every = Math.max(10, config.positionFlush().toMillis());
+      maintenance.scheduleWithFixedDelay(positions::flush, every, every, TimeUnit.MILLISECONDS);
+    }
+    long reload = config.policy().reloadInterval().toMillis();
+    if (reload > 0 && !policies.files().isEmpty()) {
+      maintenance.scheduleWithFixedDelay(policies::check, reload, reload, TimeUnit.MILLISECONDS);
+    }
+    fetcher.start(resumeAfter, publisher);
     return http.start();
   }
 
   /** The buffer (for tests and the benchmark). */
   public EventBuffer buffer() {
     return buffer;
+  }
+
+  /** The publisher (for tests and the benchmark). */
+  public Publisher publisher() {
+    return publisher;
   }
 
   public int port() {
@@ -73,6 +143,17 @@ public final class Relay implements AutoCloseable {
   public void close() {
     http.close();
     fetcher.close();
+    maintenance.shutdown();
+    try {
+      if (!maintenance.awaitTermination(10, TimeUnit.SECONDS)) {
+        LOG.warn("maintenance thread did not stop within 10 s");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (positions != null) {
+      positions.flush(); // the fetcher is stopped: this is the last window stored
+    }
     LOG.info("relay stopped");
   }
 }

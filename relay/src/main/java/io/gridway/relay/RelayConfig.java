@@ -3,7 +3,9 @@ package io.gridway.relay;
 import io.gridway.core.config.ConfigLoader;
 import io.gridway.relay.buffer.BufferConfig;
 import io.gridway.relay.http.HttpConfig;
+import io.gridway.relay.policy.PolicyConfig;
 import java.nio.file.Path;
+import java.time.Duration;
 
 /**
  * A relay's whole configuration (one YAML file; see {@code relay/README.md}).
@@ -11,14 +13,39 @@ import java.nio.file.Path;
  * @param source what to read
  * @param buffer the event buffer
  * @param http the HTTP API
+ * @param policy fetch policy file(s), optional
+ * @param positionFile where the relay persists its fetch position (and replay checkpoints); optional:
+ *     without it a restarted relay starts from the source's configured start again
+ * @param positionFlush how often, at most, the position file is rewritten; default 200ms
+ * @param replay on restart, refill the buffer from a position about this long before the last one
+ *     persisted, so that readers slightly behind do not get 410; default 0 (resume just after it)
  */
-public record RelayConfig(SourceConfig source, BufferConfig buffer, HttpConfig http) {
+public record RelayConfig(
+    SourceConfig source,
+    BufferConfig buffer,
+    HttpConfig http,
+    PolicyConfig policy,
+    String positionFile,
+    Duration positionFlush,
+    Duration replay) {
   public RelayConfig {
     if (source == null) {
       throw new IllegalArgumentException("source is required");
     }
     buffer = buffer == null ? BufferConfig.defaults() : buffer;
     http = http == null ? HttpConfig.defaults() : http;
+    policy = policy == null ? PolicyConfig.none() : policy;
+    positionFlush = positionFlush == null ? Duration.ofMillis(200) : positionFlush;
+    if (positionFlush.isNegative() || positionFlush.toMillis() > 60_000) {
+      throw new IllegalArgumentException("positionFlush must be 0..60s, not " + positionFlush);
+    }
+    replay = replay == null ? Duration.ZERO : replay;
+    if (replay.isNegative()) {
+      throw new IllegalArgumentException("replay cannot be negative");
+    }
+    if (!replay.isZero() && positionFile == null) {
+      throw new IllegalArgumentException("replay needs a positionFile (it keeps the replay checkpoints)");
+    }
   }
 
   /** Loads and validates a YAML file; a {@link io.gridway.core.config.ConfigException} names file, line, key and reason. */

@@ -30,7 +30,14 @@ public final class RelayMain {
       System.exit(2);
       return;
     }
-    Relay relay = new Relay(config, Clock.systemUTC());
+    Relay relay;
+    try {
+      relay = new Relay(config, Clock.systemUTC());
+    } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+      System.err.println("configuration error: " + e.getMessage());
+      System.exit(2);
+      return;
+    }
     CountDownLatch stopped = new CountDownLatch(1);
     InetSocketAddress address;
     try {

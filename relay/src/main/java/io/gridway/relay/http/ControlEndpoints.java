@@ -115,15 +115,20 @@ final class ControlEndpoints {
 
   void health(ChannelHandlerContext ctx, boolean keepAlive) {
     Map<String, Object> sources = new LinkedHashMap<>();
+    Map<String, Object> reasons = new LinkedHashMap<>();
     boolean up = !state.shuttingDown;
     for (ServedSource source : state.sources.values()) {
       sources.put(source.id(), source.ready() ? "UP" : "DOWN");
       up &= source.ready();
+      String problem = source.problem();
+      if (problem != null) {
+        reasons.put(source.id(), problem);
+      }
     }
     String status = state.shuttingDown ? "STOPPING" : up ? "UP" : "DOWN";
     HttpResponseStatus code = up ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE;
     state.responded("health", code.code());
-    Responses.json(ctx, keepAlive, code, Map.of("status", status, "sources", sources));
+    Responses.json(ctx, keepAlive, code, Map.of("status", status, "sources", sources, "reasons", reasons));
   }
 
   void metrics(ChannelHandlerContext ctx, boolean keepAlive) {

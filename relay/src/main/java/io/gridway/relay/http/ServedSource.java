@@ -25,6 +25,11 @@ public interface ServedSource {
   /** Whether readers can be served: the fetcher runs (503 otherwise). */
   boolean ready();
 
+  /** Why the source is not fully up (FAILED, RECONNECTING, …) for /health, or null when it is. */
+  default String problem() {
+    return null;
+  }
+
   /** Fetcher state, position and lag for /v1/sources, as JSON-ready values. */
   Map<String, Object> status();
 }

@@ -8,9 +8,13 @@ import io.gridway.core.fetch.FetcherException;
 import io.gridway.core.fetch.TransactionSink;
 import io.gridway.core.schema.TableSchema;
 import io.gridway.core.wire.FrameEncoder;
+import io.gridway.policy.Policy;
 import io.gridway.relay.buffer.EventBuffer;
 import io.gridway.relay.buffer.WindowTooLargeException;
+import io.gridway.relay.policy.ActivePolicies;
+import io.gridway.relay.position.PositionRecorder;
 import java.nio.ByteBuffer;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,6 +23,17 @@ import org.slf4j.LoggerFactory;
  * SCHEMA frame) before the first window that uses it, then encodes the window's EVENT frames and
  * END_OF_WINDOW frame straight into the buffer's off-heap memory (no intermediate copy) and publishes
  * it atomically. The buffer evicts rather than blocks, so {@link #accept} never waits for readers.
+ *
+ * <p>Before encoding, the fetch policies in force (read once per transaction, so a reloaded policy
+ * applies from a window boundary) filter, transform and partition the transaction; a transaction they
+ * drop entirely still advances the buffer's processed SCN, so heartbeats carry the progress. After a
+ * window is in the buffer its position goes to the {@link PositionRecorder}. A transaction whose SCN
+ * is not above the newest one processed is skipped: after a restart the fetcher re-reads from the
+ * last persisted position, and SCNs are deterministic, so this is exactly what was stored before.
+ *
+ * <p>A window larger than the buffer's {@code maxWindow} stops the source (FAILED, /health 503 with
+ * the reason) rather than being split or dropped; nothing after it is published, so a restart with a
+ * larger limit resumes with it.
  *
  * <p>Called from the fetcher's thread only ({@link TransactionSink}'s contract); the state getters
  * are safe from any thread.
@@ -31,18 +46,46 @@ public final class Publisher implements TransactionSink {
   private final SchemaRegistry schemas;
   private final FrameEncoder encoder = new FrameEncoder();
 
+  private final ActivePolicies policies;
+  private final PositionRecorder positions;
+
   private volatile SourcePosition position;
   private volatile long lastCommitTimeMicros;
   private volatile FetcherException failure;
+  private volatile long windowsTooLarge;
+  private volatile long skippedOnResume;
+  private volatile long droppedByPolicy;
 
   public Publisher(String sourceId, EventBuffer buffer, SchemaRegistry schemas) {
+    this(sourceId, buffer, schemas, ActivePolicies.none(), null);
+  }
+
+  /** {@code positions} may be null (no position file). */
+  public Publisher(String sourceId, EventBuffer buffer, SchemaRegistry schemas, ActivePolicies policies, PositionRecorder positions) {
     this.sourceId = sourceId;
     this.buffer = buffer;
     this.schemas = schemas;
+    this.policies = policies;
+    this.positions = positions;
   }
 
   @Override
-  public void accept(Transaction transaction) {
+  public void accept(Transaction received) {
+    if (failure != null) {
+      throw failure; // stopped: never publish past a window that could not be stored
+    }
+    long scn = received.scn().value();
+    if (Long.compareUnsigned(scn, buffer.processedScn()) <= 0) {
+      skippedOnResume++; // publisher thread only
+      return;
+    }
+    Transaction transaction = filtered(received);
+    if (transaction == null) {
+      droppedByPolicy++;
+      buffer.advanceProcessed(scn);
+      stored(received);
+      return;
+    }
     for (ChangeEvent event : transaction.events()) {
       if (!schemas.contains(event.schemaId())) {
         register(event.schema());
@@ -50,14 +93,43 @@ public final class Publisher implements TransactionSink {
     }
     try {
       buffer.append(transaction.scn().value(), out -> encoder.writeTransaction(transaction, out));
-    } catch (WindowTooLargeException | IllegalArgumentException e) {
+    } catch (WindowTooLargeException e) {
+      windowsTooLarge++;
+      FetcherException fatal = new FetcherException("source " + sourceId + ": transaction " + transaction.scn() + " ("
+          + transaction.size() + " events) is larger than buffer.maxWindow (" + buffer.maxWindowBytes()
+          + " bytes); raise buffer.maxWindow (and capacity) and restart the relay: it resumes with this transaction", e);
+      failed(fatal);
+      throw fatal;
+    } catch (IllegalArgumentException e) {
       FetcherException fatal = new FetcherException("source " + sourceId + ": cannot publish transaction "
           + transaction.scn() + ": " + e.getMessage(), e);
       failed(fatal);
       throw fatal;
     }
-    position = transaction.position();
-    lastCommitTimeMicros = transaction.commitTimeMicros();
+    stored(received);
+  }
+
+  private Transaction filtered(Transaction tx) {
+    List<Policy> current = policies.current();
+    if (current.isEmpty()) {
+      return tx;
+    }
+    try {
+      return ActivePolicies.apply(current, tx);
+    } catch (RuntimeException e) {
+      FetcherException fatal = new FetcherException("source " + sourceId + ": the fetch policy cannot process transaction "
+          + tx.scn() + ": " + e.getMessage() + "; correct the policy file (it is reloaded) and restart the relay", e);
+      failed(fatal);
+      throw fatal;
+    }
+  }
+
+  private void stored(Transaction tx) {
+    position = tx.position();
+    lastCommitTimeMicros = tx.commitTimeMicros();
+    if (positions != null) {
+      positions.stored(tx.scn().value(), tx.position());
+    }
   }
 
   private void register(TableSchema schema) {
@@ -98,6 +170,21 @@ public final class Publisher implements TransactionSink {
   /** The commit time of the newest transaction published (or heartbeat), microseconds; 0 before any. */
   public long lastCommitTimeMicros() {
     return lastCommitTimeMicros;
+  }
+
+  /** Transactions that did not fit {@code buffer.maxWindow} (0 or 1: the first one stops the source). */
+  public long windowsTooLarge() {
+    return windowsTooLarge;
+  }
+
+  /** Transactions skipped because their SCN was already processed (re-read after a restart). */
+  public long skippedOnResume() {
+    return skippedOnResume;
+  }
+
+  /** Transactions the fetch policy dropped entirely. */
+  public long droppedByPolicy() {
+    return droppedByPolicy;
   }
 
   /** Why publishing stopped, or null while it runs. */

@@ -1,0 +1,93 @@
+package io.gridway.relay.position;
+
+import io.gridway.core.event.SourcePosition;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Remembers the position of the last window in the buffer and writes it to the {@link PositionFile}
+ * in batches: {@link #stored} is called by the publisher after each window is in the buffer (a
+ * volatile write, nothing else), and {@link #flush} by a scheduler every {@code positionFlush} writes
+ * the newest one if it changed. A crash therefore loses at most one flush interval of position, which
+ * the fetcher re-reads: SCNs are deterministic, and the publisher skips SCNs it already holds.
+ *
+ * <p>Keeps the replay ring: a checkpoint every {@code max(1s, replay/8)}, the ones within {@code replay}
+ * of the newest plus one older.
+ *
+ * <p>{@link #stored} from the publisher's thread; {@link #flush} from one thread at a time (the
+ * scheduler, then {@code close}); {@link #lastError} from any.
+ */
+public final class PositionRecorder {
+  private static final Logger LOG = LoggerFactory.getLogger(PositionRecorder.class);
+  private static final int MAX_HISTORY = 64;
+
+  private final PositionFile file;
+  private final Clock clock;
+  private final long replayMillis;
+  private final long checkpointEveryMillis;
+  private final List<Checkpoint> history;
+  private volatile Checkpoint latest;
+  private Checkpoint written;
+  private volatile String lastError;
+
+  /** {@code previous}: what the file held at start-up, or null. */
+  public PositionRecorder(PositionFile file, PositionState previous, Duration replay, Clock clock) {
+    this.file = file;
+    this.clock = clock;
+    this.replayMillis = replay.toMillis();
+    this.checkpointEveryMillis = Math.max(1000, replayMillis / 8);
+    this.history = previous == null ? new ArrayList<>() : new ArrayList<>(previous.history());
+    this.latest = previous == null ? null : previous.last();
+    this.written = latest;
+  }
+
+  /** The window with this SCN and position is in the buffer (or was dropped by the policy). */
+  public void stored(long scn, SourcePosition position) {
+    if (position != null) {
+      latest = new Checkpoint(scn, position, clock.millis());
+    }
+  }
+
+  /** Writes the newest position if it changed since the last write. */
+  public void flush() {
+    Checkpoint now = latest;
+    if (now == null || now == written) {
+      return;
+    }
+    if (replayMillis > 0) {
+      remember(now);
+    }
+    try {
+      file.write(new PositionState(now, history));
+      written = now;
+      lastError = null;
+    } catch (IOException e) {
+      if (lastError == null) {
+        LOG.error("cannot write position file {}: {}; retrying", file.path(), e.toString());
+      }
+      lastError = e.toString();
+    }
+  }
+
+  private void remember(Checkpoint now) {
+    if (!history.isEmpty() && now.timeMillis() - history.get(history.size() - 1).timeMillis() < checkpointEveryMillis) {
+      return;
+    }
+    history.add(now);
+    long cutoff = now.timeMillis() - replayMillis;
+    // Drop checkpoints older than the replay window, but keep the newest of those: the resume point.
+    while (history.size() > 1 && (history.get(1).timeMillis() <= cutoff || history.size() > MAX_HISTORY)) {
+      history.remove(0);
+    }
+  }
+
+  /** The last write's failure, or null. */
+  public String lastError() {
+    return lastError;
+  }
+}

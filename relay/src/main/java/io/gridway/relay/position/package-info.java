@@ -1,0 +1,2 @@
+/** The relay's persisted fetch position and replay checkpoints. */
+package io.gridway.relay.position;

@@ -1,0 +1,2 @@
+/** Relay integration tests against a private MariaDB (testkit), asserted at the HTTP level. */
+package io.gridway.relay.mysql;
