@@ -32,6 +32,7 @@ public final class PositionRecorder {
   private final long checkpointEveryMillis;
   private final List<Checkpoint> history;
   private volatile Checkpoint latest;
+  private volatile Checkpoint first;
   private Checkpoint written;
   private volatile String lastError;
 
@@ -49,7 +50,11 @@ public final class PositionRecorder {
   /** The window with this SCN and position is in the buffer (or was dropped by the policy). */
   public void stored(long scn, SourcePosition position) {
     if (position != null) {
-      latest = new Checkpoint(scn, position, clock.millis());
+      Checkpoint c = new Checkpoint(scn, position, clock.millis());
+      if (first == null) {
+        first = c; // the ring starts at the first window, not at the first flush: replay reaches back to it
+      }
+      latest = c;
     }
   }
 
@@ -60,6 +65,9 @@ public final class PositionRecorder {
       return;
     }
     if (replayMillis > 0) {
+      if (history.isEmpty() && first != null) {
+        history.add(first);
+      }
       remember(now);
     }
     try {
