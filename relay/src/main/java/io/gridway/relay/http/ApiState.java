@@ -25,6 +25,8 @@ final class ApiState {
   final AtomicInteger streams = new AtomicInteger();
   final AtomicInteger connections = new AtomicInteger();
   volatile boolean shuttingDown;
+  /** Compiled {@code where=} predicates, shared by every request (at most 256 expressions). */
+  final Predicates predicates = new Predicates(256);
 
   private final Map<String, Counter> servedBytes = new ConcurrentHashMap<>();
   private final Map<String, Counter> servedEvents = new ConcurrentHashMap<>();

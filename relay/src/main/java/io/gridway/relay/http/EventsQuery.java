@@ -18,15 +18,20 @@ import java.util.Set;
  * @param stream whether the response is a never-ending stream
  */
 record EventsQuery(long since, EventFilter filter, int maxBytes, long waitMs, boolean stream) {
-  private static final Set<String> KNOWN = Set.of("since", "partitions", "maxBytes", "waitMs", "stream");
+  private static final Set<String> KNOWN = Set.of("since", "partitions", "maxBytes", "waitMs", "stream", "where");
   private static final int MAX_DIGITS = 20;
 
   /** Parses the decoded query parameters against a source and the server's limits. */
   static EventsQuery parse(Map<String, List<String>> parameters, ServedSource source, HttpConfig config) {
+    return parse(parameters, source, config, null);
+  }
+
+  /** As above; {@code predicates} compiles {@code where} (null: {@code where} is rejected). */
+  static EventsQuery parse(Map<String, List<String>> parameters, ServedSource source, HttpConfig config, Predicates predicates) {
     for (Map.Entry<String, List<String>> p : parameters.entrySet()) {
       if (!KNOWN.contains(p.getKey())) {
         throw new Problem.Failure(Problem.badParameter(printable(p.getKey()),
-            "unknown parameter (known: since, partitions, maxBytes, waitMs, stream)"));
+            "unknown parameter (known: since, partitions, maxBytes, waitMs, stream, where)"));
       }
       if (p.getValue().size() != 1) {
         throw new Problem.Failure(Problem.badParameter(p.getKey(), "given " + p.getValue().size() + " times"));
@@ -40,7 +45,15 @@ record EventsQuery(long since, EventFilter filter, int maxBytes, long waitMs, bo
     long defaultWait = stream ? config.stream().heartbeat().toMillis() : Math.min(10_000, limits.maxWait().toMillis());
     long minWait = stream ? 10 : 0;
     long waitMs = parseRange(one(parameters, "waitMs"), "waitMs", defaultWait, minWait, limits.maxWait().toMillis());
-    EventFilter filter = parsePartitions(one(parameters, "partitions"), source);
+    PartitionFilter partitions = parsePartitions(one(parameters, "partitions"), source);
+    String where = one(parameters, "where");
+    EventFilter filter = partitions;
+    if (where != null) {
+      if (predicates == null) {
+        throw new Problem.Failure(Problem.badParameter("where", "is not supported here"));
+      }
+      filter = new WhereFilter(partitions, predicates.compile(where), source.schemas());
+    }
     return new EventsQuery(since, filter, (int) maxBytes, waitMs, stream);
   }
 
@@ -92,7 +105,7 @@ record EventsQuery(long since, EventFilter filter, int maxBytes, long waitMs, bo
     return value;
   }
 
-  private static EventFilter parsePartitions(String text, ServedSource source) {
+  private static PartitionFilter parsePartitions(String text, ServedSource source) {
     if (text == null) {
       return PartitionFilter.all();
     }

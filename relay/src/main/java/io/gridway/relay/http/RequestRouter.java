@@ -101,7 +101,7 @@ final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
     EventsQuery query;
     try {
-      query = EventsQuery.parse(parameters, source, state.config);
+      query = EventsQuery.parse(parameters, source, state.config, state.predicates);
     } catch (Problem.Failure failure) {
       reject(ctx, keepAlive, failure.problem(), instance);
       return;

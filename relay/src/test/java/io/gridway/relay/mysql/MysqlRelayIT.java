@@ -72,7 +72,7 @@ class MysqlRelayIT {
   }
 
   private static Object value(ChangeEvent e, String column) {
-    return e.after().get(e.schema().indexOf(column));
+    return (e.after() != null ? e.after() : e.before()).get(e.schema().indexOf(column));
   }
 
   private static List<ChangeEvent> events(List<Transaction> windows) {
@@ -102,6 +102,34 @@ class MysqlRelayIT {
       assertThat(windows.get(3).events().get(0).op().name()).isEqualTo("DELETE");
       String sources = Http.json(relay.port(), "/v1/sources");
       assertThat(sources).contains("\"state\":\"RUNNING\"").contains("mariadb-bin");
+    }
+  }
+
+  @Test
+  void subscribersWithDifferentWherePredicatesReceiveExactlyTheirRows() throws Exception {
+    try (Relay relay = relay("")) {
+      insert(1, 21, "t");
+      insert(1, 6, "skipped");
+      DB.execute(database, "UPDATE t SET qty = 5 WHERE id = 20", "DELETE FROM t WHERE id = 19");
+      String big = "&where=" + java.net.URLEncoder.encode("table == \"t\" && row.qty >= 150", java.nio.charset.StandardCharsets.UTF_8);
+      String named = "&where=" + java.net.URLEncoder.encode("row.id == 3 || row.id == 4",
+          java.nio.charset.StandardCharsets.UTF_8);
+      Events all = new Events(relay.port(), "s1", 0, "");
+      all.pollUntil(() -> events(all.windows()).size() >= 27, Duration.ofSeconds(30));
+      Events first = new Events(relay.port(), "s1", 0, big);
+      Events second = new Events(relay.port(), "s1", 0, named);
+      first.pollUntil(() -> first.since() >= all.since(), Duration.ofSeconds(30));
+      second.pollUntil(() -> second.since() >= all.since(), Duration.ofSeconds(30));
+      // qty = id * 10: ids 15..20 inserted; 19 deleted (its before image has qty 190); 20 updated to 5
+      assertThat(ids(first.windows())).containsExactly(15, 16, 17, 18, 19, 20, 19);
+      assertThat(events(first.windows()).get(6).op().name()).isEqualTo("DELETE");
+      assertThat(events(second.windows())).extracting(e -> e.table() + ((Number) value(e, "id")).intValue())
+          .containsExactly("t3", "t4", "skipped3", "skipped4");
+
+      var bad = Http.get(relay.port(), "/v1/sources/s1/events?since=0&waitMs=0&where="
+          + java.net.URLEncoder.encode("row.qty >", java.nio.charset.StandardCharsets.UTF_8));
+      assertThat(bad.statusCode()).isEqualTo(400);
+      assertThat(bad.body()).contains("bad-parameter").contains("where: is not a valid predicate");
     }
   }
 
