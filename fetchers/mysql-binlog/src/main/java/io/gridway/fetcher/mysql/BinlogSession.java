@@ -35,7 +35,6 @@ final class BinlogSession {
   private volatile boolean stopRequested;
   private volatile FetcherException fatal;
   private volatile Throwable failure;
-  private boolean progressed;
 
   BinlogSession(MysqlFetcherConfig config, Secret password, BinlogEventDeserializer deserializer,
       TransactionAssembler assembler, Runnable onConnected) {
@@ -104,18 +103,17 @@ final class BinlogSession {
       abort();
     }
     if (stopRequested) {
-      return new SessionOutcome(null, null, true, progressed);
+      return new SessionOutcome(null, null, true);
     }
     if (fatal != null) {
-      return new SessionOutcome(fatal, null, false, progressed);
+      return new SessionOutcome(fatal, null, false);
     }
     Throwable error = failure;
     FetcherException operatorError = error == null ? null : Failures.fatal(error, facts, config.user(), config.serverId(), from);
     if (operatorError != null) {
-      return new SessionOutcome(operatorError, null, false, progressed);
+      return new SessionOutcome(operatorError, null, false);
     }
-    return new SessionOutcome(null, error != null ? error : new SocketException("the server closed the connection"),
-        false, progressed);
+    return new SessionOutcome(null, error != null ? error : new SocketException("the server closed the connection"), false);
   }
 
   private void onEvent(Event event) {
@@ -124,7 +122,6 @@ final class BinlogSession {
     }
     try {
       assembler.onEvent(event);
-      progressed = true;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       stop();

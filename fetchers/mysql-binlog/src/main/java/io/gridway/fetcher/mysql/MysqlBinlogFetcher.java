@@ -40,6 +40,7 @@ import org.slf4j.LoggerFactory;
 public final class MysqlBinlogFetcher implements Fetcher {
   private static final Logger LOG = LoggerFactory.getLogger(MysqlBinlogFetcher.class);
   private static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
+  private static final Duration SESSION_THAT_COUNTS = Duration.ofSeconds(10);
 
   private final MysqlFetcherConfig config;
   private final Clock clock;
@@ -75,6 +76,9 @@ public final class MysqlBinlogFetcher implements Fetcher {
     Objects.requireNonNull(sink, "sink");
     if (resumeAfter != null && !(resumeAfter instanceof SourcePosition.Binlog)) {
       throw new IllegalArgumentException("a binlog fetcher resumes from a binlog position, not " + resumeAfter);
+    }
+    if (resumeAfter instanceof SourcePosition.Binlog b && b.file().isEmpty() && b.gtidSet().isEmpty()) {
+      throw new IllegalArgumentException("a binlog position needs a file or a GTID set: " + resumeAfter);
     }
     synchronized (lock) {
       if (thread != null) {
@@ -125,64 +129,11 @@ public final class MysqlBinlogFetcher implements Fetcher {
   }
 
   private void run(SourcePosition.Binlog resumeAfter, TransactionSink sink) {
-    Backoff backoff = new Backoff(config.reconnectBackoffMax());
-    ResumePoint resume = resumeAfter == null ? null : ResumePoint.after(resumeAfter);
-    SourcePosition.Binlog delivered = resumeAfter;
-    StartPosition start = StartPosition.parse(config.start());
-    SchemaFactory schemas = new SchemaFactory(config.source());
-    boolean reconnecting = false;
     Jdbc jdbc = new Jdbc(config, password);
     try {
-      ServerProbe probe = new ServerProbe(jdbc, address, config.user());
-      InformationSchema informationSchema = new InformationSchema(jdbc);
-      TableRegistry tables = new TableRegistry(TableFilter.of(config.include(), config.exclude()), schemas, informationSchema);
-      SchemaChanges ddl = new SchemaChanges(tables, schemas, informationSchema);
-      while (!closing) {
-        String failure;
-        try {
-          ServerFacts facts = probe.inspect();
-          facts.verify(config.serverId());
-          if (resume == null) {
-            resume = probe.resolve(start, facts);
-            LOG.info("Fetcher {} starts at {} ({}) on {}", config.source(), resume, start, address);
-          }
-          facts.checkAvailable(resume);
-          if (!facts.rowMetadata().isEmpty() && !"FULL".equalsIgnoreCase(facts.rowMetadata())) {
-            LOG.warn("binlog_row_metadata is {} on {}: column names come from information_schema, which is only right"
-                + " for binlog written since the last DDL; set binlog_row_metadata=FULL", facts.rowMetadata(), address);
-          }
-          tables.useCollations(facts.collations());
-          if (assembler == null) {
-            assembler = new TransactionAssembler(sink, ddl, resume,
-                new TransactionAssembler.Limits(config.heartbeatInterval().toMillis(), config.maxTransactionBytes().bytes()), clock);
-          }
-          SessionOutcome outcome = connect(tables, resume, facts, reconnecting);
-          resume = assembler.boundary();
-          delivered = delivered();
-          if (outcome.fatal() != null) {
-            throw outcome.fatal();
-          }
-          if (outcome.stopped()) {
-            break;
-          }
-          if (outcome.progressed()) {
-            backoff.reset();
-          }
-          failure = describe(outcome.transientError());
-        } catch (SQLException e) {
-          failure = "cannot query " + address + ": " + Jdbc.rootMessage(e);
-        }
-        if (closing) {
-          break;
-        }
-        Duration wait = backoff.next();
-        status = new FetcherStatus(FetcherStatus.State.RECONNECTING, delivered, failure + "; retrying in " + wait.toMillis() + " ms");
-        LOG.warn("Fetcher {} lost {} ({}); reconnecting from {} in {} ms", config.source(), address, failure, resume, wait.toMillis());
-        reconnecting = true;
-        sleeper.sleep(wait);
-      }
+      ResumePoint stoppedAt = readUntilClosed(jdbc, sink, resumeAfter == null ? null : ResumePoint.after(resumeAfter));
       status = new FetcherStatus(FetcherStatus.State.STOPPED, delivered(), "closed");
-      LOG.info("Fetcher {} stopped at {}", config.source(), resume);
+      LOG.info("Fetcher {} stopped at {}", config.source(), stoppedAt);
     } catch (FetcherException e) {
       status = new FetcherStatus(FetcherStatus.State.FAILED, delivered(), e.getMessage());
       LOG.error("Fetcher {} stopped: {}", config.source(), e.getMessage());
@@ -198,6 +149,69 @@ public final class MysqlBinlogFetcher implements Fetcher {
     } finally {
       Thread.interrupted(); // close()'s wake-up call has done its job; let the pool close without it
       jdbc.close();
+    }
+  }
+
+  /** Connects, reads, and reconnects with backoff until closed; returns where it stopped. */
+  private ResumePoint readUntilClosed(Jdbc jdbc, TransactionSink sink, ResumePoint resumeAfter) throws InterruptedException {
+    SchemaFactory schemas = new SchemaFactory(config.source());
+    ServerProbe probe = new ServerProbe(jdbc, address, config.user());
+    InformationSchema informationSchema = new InformationSchema(jdbc);
+    TableRegistry tables = new TableRegistry(TableFilter.of(config.include(), config.exclude()), schemas, informationSchema);
+    SchemaChanges ddl = new SchemaChanges(tables, schemas, informationSchema);
+    Backoff backoff = new Backoff(config.reconnectBackoffMax());
+    ResumePoint resume = resumeAfter;
+    boolean reconnecting = false;
+    while (!closing) {
+      String failure;
+      try {
+        ServerFacts facts = probe.inspect();
+        facts.verify(config.serverId());
+        if (resume == null) {
+          resume = probe.resolve(StartPosition.parse(config.start()), facts);
+          LOG.info("Fetcher {} starts at {} ({}) on {}", config.source(), resume, config.start(), address);
+        }
+        prepare(facts, resume, tables, sink, ddl);
+        long began = clock.millis();
+        SessionOutcome outcome = connect(tables, resume, facts, reconnecting);
+        boolean progressed = !assembler.boundary().equals(resume) || clock.millis() - began >= SESSION_THAT_COUNTS.toMillis();
+        resume = assembler.boundary();
+        if (outcome.fatal() != null) {
+          throw outcome.fatal();
+        }
+        if (outcome.stopped()) {
+          break;
+        }
+        if (progressed) {
+          backoff.reset(); // a connection that moved on, or lasted, was not part of a failing streak
+        }
+        failure = describe(outcome.transientError());
+      } catch (SQLException e) {
+        failure = "cannot query " + address + ": " + Jdbc.rootMessage(e);
+      }
+      if (closing) {
+        break;
+      }
+      Duration wait = backoff.next();
+      status = new FetcherStatus(FetcherStatus.State.RECONNECTING, delivered(), failure + "; retrying in " + wait.toMillis() + " ms");
+      LOG.warn("Fetcher {} lost {} ({}); reconnecting from {} in {} ms", config.source(), address, failure, resume, wait.toMillis());
+      reconnecting = true;
+      sleeper.sleep(wait);
+    }
+    return resume;
+  }
+
+  /** Checks the position against the server's binlogs and sets up what the first connection needs. */
+  private void prepare(ServerFacts facts, ResumePoint resume, TableRegistry tables, TransactionSink sink, SchemaChanges ddl) {
+    facts.checkAvailable(resume);
+    if (!facts.rowMetadata().isEmpty() && !"FULL".equalsIgnoreCase(facts.rowMetadata())) {
+      LOG.warn("binlog_row_metadata is {} on {}: column names come from information_schema, which is only right"
+          + " for binlog written since the last DDL; set binlog_row_metadata=FULL", facts.rowMetadata(), address);
+    }
+    tables.useCollations(facts.collations());
+    if (assembler == null) {
+      assembler = new TransactionAssembler(sink, ddl, resume,
+          new TransactionAssembler.Limits(config.heartbeatInterval().toMillis(), config.maxTransactionBytes().bytes()), clock);
     }
   }
 

@@ -9,6 +9,5 @@ import io.gridway.core.fetch.FetcherException;
  * @param fatal the error that needs an operator, or null
  * @param transientError what ended the connection when a reconnect may help, or null after a clean end
  * @param stopped whether the fetcher was being closed (or its thread interrupted)
- * @param progressed whether the connection got going (connected and passed at least one event)
  */
-record SessionOutcome(FetcherException fatal, Throwable transientError, boolean stopped, boolean progressed) {}
+record SessionOutcome(FetcherException fatal, Throwable transientError, boolean stopped) {}
