@@ -25,6 +25,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.List;
 import java.util.stream.Collectors;
 
 /**
@@ -100,8 +101,34 @@ public final class ConfigLoader {
       }
       return value;
     } catch (JsonProcessingException e) {
+      if (e instanceof ValueInstantiationException || e instanceof MismatchedInputException) {
+        ConfigException unknown = unknownKey(mapper, text, origin, type);
+        if (unknown != null) {
+          throw unknown;
+        }
+      }
       throw translate(mapper, text, e, origin);
     }
+  }
+
+  /** A misspelt key explains a failed validation better than the validation message does. */
+  private static ConfigException unknownKey(ObjectMapper mapper, String text, String origin, Class<?> type) {
+    UnknownKeyFinder.Unknown unknown;
+    try {
+      unknown = new UnknownKeyFinder(mapper).find(mapper.readTree(text), type);
+    } catch (JsonProcessingException | RuntimeException notATree) {
+      return null;
+    }
+    if (unknown == null) {
+      return null;
+    }
+    JsonLocation location = KeyLocator.locate(mapper, text, unknown.path());
+    String key = unknown.path().stream()
+        .map(ref -> ref.getFieldName() != null ? ref.getFieldName() : "[" + ref.getIndex() + "]")
+        .collect(Collectors.joining("."))
+        .replace(".[", "[");
+    return new ConfigException(origin, location == null ? 0 : location.getLineNr(), location == null ? 0 : location.getColumnNr(),
+        key, "unknown key '" + unknown.key() + "'" + known(List.copyOf(unknown.known())));
   }
 
   private static ConfigException translate(ObjectMapper mapper, String text, JsonProcessingException e, String origin) {
@@ -151,7 +178,7 @@ public final class ConfigLoader {
     return "invalid YAML: " + firstLine(e.getOriginalMessage());
   }
 
-  private static String known(Collection<Object> ids) {
+  private static String known(Collection<?> ids) {
     if (ids == null || ids.isEmpty()) {
       return "";
     }

@@ -57,6 +57,26 @@ class ConfigLoaderTest {
         });
   }
 
+  record Secret(String user, String passwordFile, String passwordEnv) {
+    Secret {
+      if ((passwordFile == null) == (passwordEnv == null)) {
+        throw new IllegalArgumentException("set exactly one of passwordFile and passwordEnv");
+      }
+    }
+  }
+
+  @Test
+  void aMisspeltKeyIsReportedAsUnknownEvenWhenItsAbsenceFailsValidation() {
+    assertThatThrownBy(() -> ConfigLoader.parse("""
+        user: repl
+        passwordFiel: /etc/secret
+        """, "source.yml", Secret.class))
+        .isInstanceOfSatisfying(ConfigException.class, e -> {
+          assertThat(e.reason()).startsWith("unknown key 'passwordFiel'");
+          assertThat(e.line()).isEqualTo(2);
+        });
+  }
+
   @Test
   void validationFailureInARecordNamesTheKeyAndTheReason() {
     assertThatThrownBy(() -> ConfigLoader.parse("http: {host: h, port: 70000}\n", "relay.yml", Sample.class))
