@@ -1,0 +1,89 @@
+package io.gridway.relay.publish;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.gridway.core.event.ChangeEvent;
+import io.gridway.core.event.Row;
+import io.gridway.core.event.Scn;
+import io.gridway.core.event.SourcePosition;
+import io.gridway.core.event.Transaction;
+import io.gridway.core.fetch.FetcherException;
+import io.gridway.core.schema.Column;
+import io.gridway.core.schema.ColumnType;
+import io.gridway.core.schema.TableSchema;
+import io.gridway.policy.PolicyLoader;
+import io.gridway.relay.buffer.EventBuffer;
+import io.gridway.relay.policy.ActivePolicies;
+import io.gridway.relay.position.PositionFile;
+import io.gridway.relay.position.PositionRecorder;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PublisherTest {
+  private static final TableSchema KEEP = TableSchema.of("s", "db", "keep", List.of(
+      Column.of("id", ColumnType.BIGINT).notNull(), Column.text("v", ColumnType.VARCHAR, "utf8mb4")), List.of("id"));
+  private static final TableSchema SKIP = TableSchema.of("s", "db", "skip", List.of(
+      Column.of("id", ColumnType.BIGINT).notNull(), Column.text("v", ColumnType.VARCHAR, "utf8mb4")), List.of("id"));
+
+  @TempDir Path dir;
+
+  private static Transaction tx(long scn, TableSchema table, int rows, int valueChars) {
+    List<ChangeEvent> events = new ArrayList<>();
+    for (int i = 0; i < rows; i++) {
+      events.add(ChangeEvent.insert(table, Row.of(table, scn * 1000 + i, "x".repeat(valueChars)), new Scn(scn), scn, 0));
+    }
+    return new Transaction(new Scn(scn), scn, new SourcePosition.Generated(scn), "", events);
+  }
+
+  private static EventBuffer buffer(long floor) {
+    return new EventBuffer(64L << 20, 1 << 20, 1024, floor);
+  }
+
+  @Test
+  void transactionsAtOrBelowTheProcessedScnAreSkippedAfterAResume() {
+    EventBuffer buffer = buffer(20);
+    Publisher publisher = new Publisher("s", buffer, new SchemaRegistry());
+    publisher.accept(tx(19, KEEP, 1, 1));
+    publisher.accept(tx(20, KEEP, 1, 1));
+    publisher.accept(tx(21, KEEP, 1, 1));
+    assertThat(buffer.windowsPublished()).isEqualTo(1);
+    assertThat(buffer.newestScn()).isEqualTo(21);
+    assertThat(publisher.skippedOnResume()).isEqualTo(2);
+  }
+
+  @Test
+  void aTransactionThePolicyDropsStillAdvancesTheScnAndThePosition() throws Exception {
+    EventBuffer buffer = buffer(0);
+    ActivePolicies policies = new ActivePolicies(List.of(PolicyLoader.create().parse("p.yaml", "name: p\nversion: 1\nexclude: [db.skip]\n")));
+    PositionFile file = new PositionFile(dir.resolve("pos.json"));
+    PositionRecorder positions = new PositionRecorder(file, null, Duration.ZERO, Clock.systemUTC());
+    Publisher publisher = new Publisher("s", buffer, new SchemaRegistry(), policies, positions);
+    publisher.accept(tx(5, KEEP, 1, 1));
+    publisher.accept(tx(6, SKIP, 2, 1));
+    positions.flush();
+    assertThat(buffer.windowsPublished()).isEqualTo(1);
+    assertThat(buffer.processedScn()).isEqualTo(6);
+    assertThat(publisher.droppedByPolicy()).isEqualTo(1);
+    assertThat(file.read().last().scn()).isEqualTo(6);
+  }
+
+  @Test
+  void aWindowLargerThanMaxWindowStopsTheSourceWithAClearError() {
+    EventBuffer buffer = buffer(0);
+    Publisher publisher = new Publisher("s", buffer, new SchemaRegistry());
+    publisher.accept(tx(1, KEEP, 1, 10));
+    assertThatThrownBy(() -> publisher.accept(tx(2, KEEP, 300, 4000))).isInstanceOf(FetcherException.class)
+        .hasMessageContaining("larger than buffer.maxWindow").hasMessageContaining("raise buffer.maxWindow");
+    assertThat(publisher.windowsTooLarge()).isEqualTo(1);
+    assertThat(publisher.failure()).isNotNull();
+    assertThatThrownBy(() -> publisher.accept(tx(3, KEEP, 1, 10))).isInstanceOf(FetcherException.class);
+    assertThat(buffer.newestScn()).isEqualTo(1);
+    assertThat(publisher.position()).isEqualTo(new SourcePosition.Generated(1));
+  }
+}
