@@ -85,7 +85,7 @@ final class LocalSource implements ServedSource {
   public Map<String, Object> status() {
     FetcherStatus status = fetcher.status();
     Map<String, Object> fetch = new LinkedHashMap<>();
-    fetch.put("state", status.state().name());
+    fetch.put("state", publisher.failure() != null ? FetcherStatus.State.FAILED.name() : status.state().name());
     fetch.put("position", publisher.position() == null ? null : publisher.position().toString());
     fetch.put("detail", publisher.failure() != null ? publisher.failure().getMessage() : status.detail());
     long commit = publisher.lastCommitTimeMicros();

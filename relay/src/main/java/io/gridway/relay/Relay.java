@@ -13,6 +13,7 @@ import io.gridway.relay.position.Checkpoint;
 import io.gridway.relay.position.PositionFile;
 import io.gridway.relay.position.PositionRecorder;
 import io.gridway.relay.position.PositionState;
+import io.gridway.relay.publish.PublishQueue;
 import io.gridway.relay.publish.Publisher;
 import io.gridway.relay.publish.SchemaRegistry;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -34,8 +35,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The relay process's composition root: fetcher → publisher (fetch policy) → event buffer → HTTP
- * API, plus the position file and policy hot reload on one maintenance thread, wired from a {@link
+ * The relay process's composition root: fetcher → publish queue (a thread hand-off) → publisher
+ * (fetch policy) → event buffer → HTTP API, plus the position file and policy hot reload on one maintenance thread, wired from a {@link
  * RelayConfig}. {@link #start} once, {@link #close} once (HTTP first, so responses end at a window
  * boundary, then the fetcher, then a last position write). Thread-safe.
  */
@@ -46,6 +47,7 @@ public final class Relay implements AutoCloseable {
   private final EventBuffer buffer;
   private final Fetcher fetcher;
   private final Publisher publisher;
+  private final PublishQueue publishQueue;
   private final HttpApiServer http;
   private final PolicyReloader policies;
   private final PositionRecorder positions;
@@ -68,6 +70,7 @@ public final class Relay implements AutoCloseable {
         : new PositionRecorder(new PositionFile(Path.of(config.positionFile())), previous, config.replay(), clock);
     SchemaRegistry schemas = new SchemaRegistry();
     this.publisher = new Publisher(source.id(), buffer, schemas, policies.active(), positions);
+    this.publishQueue = new PublishQueue(source.id(), publisher, 16_384);
     this.fetcher = source.newFetcher(clock);
     PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     new JvmMemoryMetrics().bindTo(metrics);
@@ -116,7 +119,8 @@ public final class Relay implements AutoCloseable {
     if (reload > 0 && !policies.files().isEmpty()) {
       maintenance.scheduleWithFixedDelay(policies::check, reload, reload, TimeUnit.MILLISECONDS);
     }
-    fetcher.start(resumeAfter, publisher);
+    publishQueue.start();
+    fetcher.start(resumeAfter, publishQueue);
     return http.start();
   }
 
@@ -143,6 +147,7 @@ public final class Relay implements AutoCloseable {
   public void close() {
     http.close();
     fetcher.close();
+    publishQueue.close(); // publishes what the fetcher queued before it stopped
     maintenance.shutdown();
     try {
       if (!maintenance.awaitTermination(10, TimeUnit.SECONDS)) {

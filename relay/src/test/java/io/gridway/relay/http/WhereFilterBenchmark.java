@@ -36,7 +36,7 @@ public final class WhereFilterBenchmark {
     String payload = "x".repeat(1000);
     for (int i = 0; i < events; i++) {
       offsets[i] = out.position();
-      encoder.writeEvent(ChangeEvent.insert(table, Row.of(table, (long) i, i % 100, i % 3 == 0 ? "PAID" : "OPEN", payload),
+      encoder.writeEvent(ChangeEvent.insert(table, Row.of(table, (long) i, (long) (i % 100), i % 3 == 0 ? "PAID" : "OPEN", payload),
           new Scn(i + 1), 1, 0), out);
     }
     ByteBuf frames = Unpooled.wrappedBuffer(out.array(), 0, out.position());

@@ -1,0 +1,131 @@
+package io.gridway.relay.publish;
+
+import io.gridway.core.event.Heartbeat;
+import io.gridway.core.event.Transaction;
+import io.gridway.core.fetch.FetcherException;
+import io.gridway.core.fetch.TransactionSink;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Semaphore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Decouples the fetcher's thread (reading and decoding the binlog) from the {@link Publisher}'s work
+ * (policy, encoding, CRCs, copying into the buffer), so the two run on two cores instead of one after
+ * the other. The fetcher's thread puts transactions and heartbeats into a bounded queue, in order; one
+ * publisher thread takes them.
+ *
+ * <p>Bounds: at most {@code maxEvents} events queued (a bigger transaction waits until the queue is
+ * empty, then goes alone), and at most 4,096 items. {@link #accept} blocks while full — the back-pressure
+ * the fetcher SPI expects. Failures travel back: once the publisher has failed (a window larger than
+ * {@code maxWindow}, a policy that does not fit), every later {@link #accept} or {@link #heartbeat}
+ * throws that {@link FetcherException}, so the fetcher stops as if it had published directly; whatever
+ * was queued behind the failed transaction is discarded, never published out of order.
+ *
+ * <p>Thread-safety: {@link #accept}, {@link #heartbeat} and {@link #failed} from the fetcher's thread
+ * only (the SPI's contract); {@link #close} from any thread, once.
+ */
+public final class PublishQueue implements TransactionSink, AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(PublishQueue.class);
+  private static final Object STOP = new Object();
+
+  private final Publisher publisher;
+  private final int maxEvents;
+  private final Semaphore events;
+  private final BlockingQueue<Object> queue = new ArrayBlockingQueue<>(4096);
+  private final Thread thread;
+
+  public PublishQueue(String sourceId, Publisher publisher, int maxEvents) {
+    this.publisher = publisher;
+    this.maxEvents = maxEvents;
+    this.events = new Semaphore(maxEvents);
+    this.thread = new Thread(this::run, "gridway-publisher-" + sourceId);
+    this.thread.setDaemon(true);
+  }
+
+  public void start() {
+    thread.start();
+  }
+
+  @Override
+  public void accept(Transaction transaction) throws InterruptedException {
+    throwIfFailed();
+    events.acquire(permits(transaction));
+    queue.put(transaction);
+  }
+
+  @Override
+  public void heartbeat(Heartbeat heartbeat) throws InterruptedException {
+    throwIfFailed();
+    queue.put(heartbeat);
+  }
+
+  @Override
+  public void failed(FetcherException error) {
+    publisher.failed(error); // only records it; the fetcher has stopped delivering
+  }
+
+  private void throwIfFailed() {
+    FetcherException failure = publisher.failure();
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  private int permits(Transaction transaction) {
+    return Math.min(transaction.size(), maxEvents);
+  }
+
+  private void run() {
+    try {
+      while (true) {
+        Object item = queue.take();
+        if (item == STOP) {
+          return;
+        }
+        if (item instanceof Transaction tx) {
+          events.release(permits(tx));
+          publish(tx);
+        } else if (publisher.failure() == null) {
+          publisher.heartbeat((Heartbeat) item);
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // close() gave up waiting: end the thread
+    }
+  }
+
+  private void publish(Transaction tx) {
+    if (publisher.failure() != null) {
+      return; // behind a failed window: discarded, the position file stays before it
+    }
+    try {
+      publisher.accept(tx);
+    } catch (FetcherException e) {
+      // recorded by the publisher (failure()); the fetcher sees it at its next accept or heartbeat
+    } catch (RuntimeException e) {
+      publisher.failed(new FetcherException("publishing failed unexpectedly: " + e, e));
+      LOG.error("publisher thread failed", e);
+    }
+  }
+
+  /** Publishes what is queued (the fetcher must be closed first), then stops the thread. */
+  @Override
+  public void close() {
+    if (!thread.isAlive()) {
+      return;
+    }
+    try {
+      queue.put(STOP);
+      thread.join(10_000);
+      if (thread.isAlive()) {
+        thread.interrupt();
+        thread.join(1_000);
+      }
+    } catch (InterruptedException e) {
+      thread.interrupt();
+      Thread.currentThread().interrupt();
+    }
+  }
+}
