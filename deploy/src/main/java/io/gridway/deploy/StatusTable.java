@@ -1,0 +1,65 @@
+package io.gridway.deploy;
+
+import io.gridway.cluster.ClusterStatus;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/** Renders a {@link ClusterStatus} as aligned plain-text tables (for {@code gridway cluster status}). */
+final class StatusTable {
+  private StatusTable() {}
+
+  static void print(ClusterStatus status, PrintWriter out) {
+    out.println("cluster " + status.cluster() + ", controller " + (status.controller() == null ? "NONE (no controller leads)" : status.controller()));
+    out.println();
+    List<List<String>> instances = new ArrayList<>();
+    instances.add(List.of("INSTANCE", "ENDPOINT", "LIVE", "ENABLED", "TAGS"));
+    for (ClusterStatus.Instance i : status.instances()) {
+      instances.add(List.of(i.name(), String.valueOf(i.endpoint()), yes(i.live()), yes(i.enabled()), String.join(",", i.tags())));
+    }
+    table(instances, out);
+    out.println();
+    List<List<String>> partitions = new ArrayList<>();
+    partitions.add(List.of("RESOURCE", "KIND", "ENABLED", "PARTITION", "STATES", "CHECKPOINT", "GENERATION"));
+    for (ClusterStatus.Resource r : status.resources()) {
+      if (r.partitionStates().isEmpty()) {
+        partitions.add(List.of(r.name(), r.kind(), yes(r.enabled()), "-", "-", "-", "-"));
+      }
+      for (ClusterStatus.Partition p : r.partitionStates()) {
+        partitions.add(List.of(r.name(), r.kind(), yes(r.enabled()), String.valueOf(p.partition()), states(p.states()),
+            p.checkpointScn() == null ? "-" : Long.toUnsignedString(p.checkpointScn()),
+            p.generation() == null ? "-" : p.generation().toString()));
+      }
+    }
+    table(partitions, out);
+  }
+
+  private static String yes(boolean value) {
+    return value ? "yes" : "no";
+  }
+
+  private static String states(Map<String, String> states) {
+    return states.isEmpty() ? "-" : states.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(","));
+  }
+
+  private static void table(List<List<String>> rows, PrintWriter out) {
+    int[] widths = new int[rows.get(0).size()];
+    for (List<String> row : rows) {
+      for (int c = 0; c < row.size(); c++) {
+        widths[c] = Math.max(widths[c], row.get(c).length());
+      }
+    }
+    for (List<String> row : rows) {
+      StringBuilder line = new StringBuilder();
+      for (int c = 0; c < row.size(); c++) {
+        line.append(row.get(c));
+        if (c < row.size() - 1) {
+          line.append(" ".repeat(widths[c] - row.get(c).length() + 2));
+        }
+      }
+      out.println(line);
+    }
+  }
+}

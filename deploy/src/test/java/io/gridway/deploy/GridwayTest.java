@@ -1,0 +1,106 @@
+package io.gridway.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class GridwayTest {
+  /** Every command path a user can type, each checked for --help. */
+  static final List<String> COMMANDS = List.of("", "relay", "consumer", "controller", "cluster", "cluster init", "cluster status",
+      "policy", "policy validate", "policy explain", "version");
+
+  @Test
+  void everyCommandHasHelpWithUsageAndExamples() {
+    for (String command : COMMANDS) {
+      String[] args = (command.isEmpty() ? "--help" : command + " --help").split(" ");
+      Run run = Run.of(args);
+      assertThat(run.code()).as(command).isZero();
+      assertThat(run.out()).as(command).contains("Usage:").contains("Examples:");
+      assertThat(run.err()).as(command).isEmpty();
+    }
+  }
+
+  @Test
+  void topLevelHelpListsEveryCommandAndTheExitCodes() {
+    Run run = Run.of("--help");
+    assertThat(run.out()).contains("relay", "consumer", "controller", "cluster", "policy", "version")
+        .contains("Exit codes:").contains("0", "1", "2");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"relay", "consumer", "controller", "cluster status", "cluster init"})
+  void misspeltOptionIsOneParagraphAndExitCode2(String command) {
+    Run run = Run.of((command + " --confg x.yaml").split(" "));
+    assertThat(run.code()).isEqualTo(Gridway.USAGE);
+    assertOneParagraph(run.err());
+    assertThat(run.err()).contains("--confg").contains("did you mean").contains("--help");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"relay", "consumer", "controller", "cluster status"})
+  void missingConfigFileIsOneParagraphAndExitCode2(String command, @TempDir Path dir) {
+    Path missing = dir.resolve("nope.yaml");
+    Run run = Run.of((command + " --config " + missing).split(" "));
+    assertThat(run.code()).isEqualTo(Gridway.USAGE);
+    assertOneParagraph(run.err());
+    assertThat(run.err()).contains(missing.toString()).contains("no such file");
+  }
+
+  @Test
+  void badKeyNamesFileLineAndKeyWithoutStackTrace(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("controller.yaml");
+    java.nio.file.Files.writeString(file, "cluster: gridway\nzk:\n  connect: 127.0.0.1:1\n  sesionTimeout: 5s\n");
+    Run run = Run.of("controller", "--config", file.toString());
+    assertThat(run.code()).isEqualTo(Gridway.USAGE);
+    assertOneParagraph(run.err());
+    assertThat(run.err()).contains(file + ":4").contains("sesionTimeout");
+  }
+
+  @Test
+  void verboseAddsTheStackTrace(@TempDir Path dir) {
+    Run run = Run.of("relay", "--verbose", "--config", dir.resolve("nope.yaml").toString());
+    assertThat(run.code()).isEqualTo(Gridway.USAGE);
+    assertThat(run.err()).contains("\tat io.gridway");
+  }
+
+  @Test
+  void noCommandIsAUsageError() {
+    Run run = Run.of();
+    assertThat(run.code()).isEqualTo(Gridway.USAGE);
+    assertOneParagraph(run.err());
+  }
+
+  @Test
+  void clusterNeedsConfigOrZkAndCluster() {
+    Run run = Run.of("cluster", "status", "--zk", "127.0.0.1:1");
+    assertThat(run.code()).isEqualTo(Gridway.USAGE);
+    assertOneParagraph(run.err());
+    assertThat(run.err()).contains("--cluster");
+  }
+
+  @Test
+  void versionPrintsTheBuildVersion() {
+    Run run = Run.of("version");
+    assertThat(run.code()).isZero();
+    assertThat(run.out()).startsWith("gridway ").doesNotContain("unknown").contains("Java");
+  }
+
+  @Test
+  void policyErrorsPassThroughWithCode2(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("p.yaml");
+    java.nio.file.Files.writeString(file, "name: p\nversion: 1\nrulez: []\n");
+    Run run = Run.of("policy", "validate", file.toString());
+    assertThat(run.code()).isEqualTo(Gridway.USAGE);
+    assertThat(run.err()).contains(file.toString()).contains("rulez");
+  }
+
+  static void assertOneParagraph(String err) {
+    assertThat(err).isNotBlank();
+    assertThat(err.strip()).doesNotContain("\n").doesNotContain("\tat ").doesNotContain("Exception");
+  }
+}
