@@ -70,7 +70,14 @@ public final class Gridway implements Runnable {
     cli.setErr(errWriter);
     cli.setParameterExceptionHandler((e, a) -> usageError(e, errWriter));
     cli.setExecutionExceptionHandler((e, line, parsed) -> failure(e, line, parsed, errWriter));
+    setVersion(cli);
     return cli.execute(args);
+  }
+
+  /** -V/--version on every command prints what {@code gridway version} prints first. */
+  private static void setVersion(CommandLine cli) {
+    cli.getCommandSpec().versionProvider(() -> new String[] {"gridway " + VersionCommand.version()});
+    cli.getSubcommands().values().forEach(Gridway::setVersion);
   }
 
   @Override

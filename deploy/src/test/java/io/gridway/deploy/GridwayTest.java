@@ -84,6 +84,13 @@ class GridwayTest {
   }
 
   @Test
+  void dashVOnASubcommandPrintsTheVersion() {
+    Run run = Run.of("cluster", "status", "-V");
+    assertThat(run.code()).isZero();
+    assertThat(run.out()).startsWith("gridway 0.");
+  }
+
+  @Test
   void versionPrintsTheBuildVersion() {
     Run run = Run.of("version");
     assertThat(run.code()).isZero();
