@@ -61,10 +61,24 @@ public final class PublishQueue implements TransactionSink, AutoCloseable {
     queue.put(heartbeat);
   }
 
+  /** Queued like a transaction, so that what the fetcher delivered before failing is still published. */
   @Override
   public void failed(FetcherException error) {
-    publisher.failed(error); // only records it; the fetcher has stopped delivering
+    boolean interrupted = false;
+    while (true) {
+      try {
+        queue.put(new Failed(error));
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true; // the failure must not be lost; keep the interrupt for the caller
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
   }
+
+  private record Failed(FetcherException error) {}
 
   private void throwIfFailed() {
     FetcherException failure = publisher.failure();
@@ -87,6 +101,8 @@ public final class PublishQueue implements TransactionSink, AutoCloseable {
         if (item instanceof Transaction tx) {
           events.release(permits(tx));
           publish(tx);
+        } else if (item instanceof Failed f) {
+          publisher.failed(f.error());
         } else if (publisher.failure() == null) {
           publisher.heartbeat((Heartbeat) item);
         }

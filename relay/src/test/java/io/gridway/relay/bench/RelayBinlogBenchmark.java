@@ -121,11 +121,23 @@ public final class RelayBinlogBenchmark {
         Thread.sleep(5); // a benchmark's polling, not a test's wait
       }
       long now = System.nanoTime();
-      System.out.printf(Locale.ROOT, "  relay: start to first window %.2f s, first to last window %.2f s (%,.0f events/s)%n",
-          (first - t0) / 1e9, (now - first) / 1e9, relay.buffer().eventsPublished() / ((now - first) / 1e9));
+      System.out.printf(Locale.ROOT, "  relay: start to first window %.2f s, first to last window %.2f s (%,.0f events/s); CPU s: %s%n",
+          (first - t0) / 1e9, (now - first) / 1e9, relay.buffer().eventsPublished() / ((now - first) / 1e9), threadCpu());
       return new Result(relay.buffer().eventsPublished(), (now - t0) / 1e9, (cpuNanos("self") - cpu) / 1e9,
           (serverCpuNanos() - server) / 1e9, bytes, rows);
     }
+  }
+
+  /** CPU seconds of the relay's fetcher and publisher threads (their names start with gridway-binlog / gridway-publisher). */
+  private static String threadCpu() {
+    java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+    StringBuilder out = new StringBuilder();
+    for (java.lang.management.ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+      if (info != null && (info.getThreadName().startsWith("gridway-binlog") || info.getThreadName().startsWith("gridway-publisher"))) {
+        out.append(String.format(Locale.ROOT, "%s %.2f ", info.getThreadName(), threads.getThreadCpuTime(info.getThreadId()) / 1e9));
+      }
+    }
+    return out.toString().trim();
   }
 
   private static Result raw(PrivateMariaDb db, String[] start, String[] end, int rows, long bytes) throws Exception {

@@ -1,0 +1,79 @@
+package io.gridway.relay.publish;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.gridway.core.event.ChangeEvent;
+import io.gridway.core.event.Heartbeat;
+import io.gridway.core.event.Row;
+import io.gridway.core.event.Scn;
+import io.gridway.core.event.SourcePosition;
+import io.gridway.core.event.Transaction;
+import io.gridway.core.fetch.FetcherException;
+import io.gridway.core.schema.Column;
+import io.gridway.core.schema.ColumnType;
+import io.gridway.core.schema.TableSchema;
+import io.gridway.relay.buffer.EventBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class PublishQueueTest {
+  private static final TableSchema T = TableSchema.of("s", "db", "t", List.of(
+      Column.of("id", ColumnType.BIGINT).notNull(), Column.text("v", ColumnType.VARCHAR, "utf8mb4")), List.of("id"));
+
+  private static Transaction tx(long scn, int rows, int chars) {
+    List<ChangeEvent> events = new ArrayList<>();
+    for (int i = 0; i < rows; i++) {
+      events.add(ChangeEvent.insert(T, Row.of(T, scn * 1000 + i, "x".repeat(chars)), new Scn(scn), scn, 0));
+    }
+    return new Transaction(new Scn(scn), scn, new SourcePosition.Generated(scn), "", events);
+  }
+
+  @Test
+  void publishesInOrderAndCloseDrainsWhatIsQueued() throws Exception {
+    EventBuffer buffer = new EventBuffer(64L << 20, 1 << 20, 4096, 0);
+    PublishQueue queue = new PublishQueue("s", new Publisher("s", buffer, new SchemaRegistry()), 8);
+    queue.start();
+    for (long scn = 1; scn <= 500; scn++) {
+      queue.accept(tx(scn, 1 + (int) (scn % 20), 10)); // some bigger than the 8-event bound
+    }
+    queue.heartbeat(new Heartbeat(new Scn(600), 0));
+    queue.close();
+    assertThat(buffer.windowsPublished()).isEqualTo(500);
+    assertThat(buffer.processedScn()).isEqualTo(600);
+  }
+
+  @Test
+  void aPublisherFailureStopsTheFetcherAtItsNextCallAndNothingBehindItIsPublished() throws Exception {
+    EventBuffer buffer = new EventBuffer(64L << 20, 1 << 20, 4096, 0);
+    Publisher publisher = new Publisher("s", buffer, new SchemaRegistry());
+    PublishQueue queue = new PublishQueue("s", publisher, 1000);
+    queue.start();
+    queue.accept(tx(1, 1, 10));
+    queue.accept(tx(2, 300, 4000)); // > 1 MiB: too large
+    queue.accept(tx(3, 1, 10));
+    await().atMost(Duration.ofSeconds(10)).until(() -> publisher.failure() != null);
+    assertThatThrownBy(() -> queue.accept(tx(4, 1, 10))).isInstanceOf(FetcherException.class).hasMessageContaining("maxWindow");
+    assertThatThrownBy(() -> queue.heartbeat(new Heartbeat(new Scn(5), 0))).isInstanceOf(FetcherException.class);
+    queue.close();
+    assertThat(buffer.newestScn()).isEqualTo(1);
+    assertThat(buffer.windowsPublished()).isEqualTo(1);
+  }
+
+  @Test
+  void aFetcherFailureIsRecordedAfterWhatItDeliveredBefore() throws Exception {
+    EventBuffer buffer = new EventBuffer(64L << 20, 1 << 20, 4096, 0);
+    Publisher publisher = new Publisher("s", buffer, new SchemaRegistry());
+    PublishQueue queue = new PublishQueue("s", publisher, 1000);
+    queue.start();
+    queue.accept(tx(1, 3, 10));
+    queue.failed(new FetcherException("binlog purged"));
+    await().atMost(Duration.ofSeconds(10)).until(() -> publisher.failure() != null);
+    queue.close();
+    assertThat(buffer.windowsPublished()).isEqualTo(1);
+    assertThat(publisher.failure()).hasMessage("binlog purged");
+  }
+}
