@@ -66,4 +66,42 @@ class RelayConfigTest {
     assertThatThrownBy(() -> RelayConfig.parse("buffer: {}\n", "relay.yaml"))
         .isInstanceOf(ConfigException.class).hasMessageContaining("source is required");
   }
+
+  @Test
+  void mysqlSourceTakesItsIdFromTheFetcherConfigAndPositionsAndPoliciesParse() {
+    RelayConfig config = RelayConfig.parse("""
+        source:
+          partitions: 16
+          mysql:
+            source: shop
+            host: db1
+            user: gridway
+            passwordEnv: GRIDWAY_PW
+            serverId: 5401
+            include: ['shop.*']
+        positionFile: /var/lib/gridway/shop.json
+        replay: 5m
+        policy:
+          files: [/etc/gridway/fetch.yaml]
+          reloadInterval: 2s
+        """, "relay.yaml");
+    assertThat(config.source().id()).isEqualTo("shop");
+    assertThat(config.source().mysql().port()).isEqualTo(3306);
+    assertThat(config.replay().toMinutes()).isEqualTo(5);
+    assertThat(config.positionFlush().toMillis()).isEqualTo(200);
+    assertThat(config.policy().files()).containsExactly("/etc/gridway/fetch.yaml");
+    assertThat(config.policy().reloadInterval().toSeconds()).isEqualTo(2);
+  }
+
+  @Test
+  void sourceKindsAndReplayAreChecked() {
+    assertThatThrownBy(() -> RelayConfig.parse("source:\n  id: x\n", "r.yaml")).hasMessageContaining("exactly one of synthetic and mysql");
+    assertThatThrownBy(() -> RelayConfig.parse("""
+        source:
+          id: other
+          mysql: {source: shop, host: h, user: u, passwordEnv: P, serverId: 1}
+        """, "r.yaml")).hasMessageContaining("differs from mysql.source 'shop'");
+    assertThatThrownBy(() -> RelayConfig.parse("source:\n  id: x\n  synthetic: {}\nreplay: 1m\n", "r.yaml"))
+        .hasMessageContaining("replay needs a positionFile");
+  }
 }
