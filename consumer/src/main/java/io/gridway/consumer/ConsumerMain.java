@@ -3,9 +3,12 @@ package io.gridway.consumer;
 import io.gridway.consumer.apply.LoggingApplier;
 import io.gridway.consumer.apply.NullApplier;
 import io.gridway.consumer.checkpoint.FileCheckpointStore;
+import io.gridway.consumer.jdbc.JdbcService;
 import io.gridway.core.checkpoint.CheckpointException;
+import io.gridway.core.checkpoint.CheckpointStore;
 import io.gridway.core.config.ConfigException;
 import io.gridway.core.config.ConfigLoader;
+import io.micrometer.core.instrument.Metrics;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -37,13 +40,19 @@ public final class ConsumerMain {
       System.exit(2);
     }
     ServiceConfig config;
-    FileCheckpointStore store;
+    CheckpointStore store;
     BatchHandler handler;
     try {
       config = ConfigLoader.load(Path.of(args[1]), ServiceConfig.class);
       RelayPreflight.check(config.consumer(), Duration.ofSeconds(3));
-      store = new FileCheckpointStore(config.checkpoints().dir());
-      handler = applier(config.applier());
+      if (config.applier().type().equals("jdbc")) { // checkpoints in the target, in the data's transactions
+        JdbcService jdbc = JdbcService.start(config.consumer(), config.applier().jdbc(), Metrics.globalRegistry);
+        store = jdbc.store();
+        handler = jdbc.applier();
+      } else {
+        store = new FileCheckpointStore(config.checkpoints().dir());
+        handler = applier(config.applier());
+      }
     } catch (ConfigException | IllegalArgumentException | CheckpointException e) {
       System.err.println("configuration error: " + e.getMessage());
       System.exit(2);

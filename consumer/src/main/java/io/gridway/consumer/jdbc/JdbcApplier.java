@@ -5,6 +5,7 @@ import io.gridway.consumer.BatchHandler;
 import io.gridway.consumer.Window;
 import io.gridway.core.checkpoint.Checkpoint;
 import io.gridway.core.checkpoint.CheckpointException;
+import io.gridway.core.checkpoint.CheckpointFencedException;
 import io.gridway.core.event.ChangeEvent;
 import io.gridway.core.schema.TableSchema;
 import io.gridway.policy.ApplyPolicy;
@@ -106,8 +107,11 @@ public final class JdbcApplier implements BatchHandler {
         applyOnce(batch);
         degraded.set(false);
         return;
-      } catch (SQLException e) {
-        if (!unreachable(e) || clock.instant().isAfter(giveUp)) {
+      } catch (SQLException | RuntimeException | AssertionError e) {
+        // A failure is an outage when it says so, or when the target does not answer right after it: mid-batch,
+        // drivers report a dropped connection in many ways (PostgreSQL's even as an AssertionError under -ea).
+        if (e instanceof CheckpointFencedException || e instanceof ConflictException
+            || !(e instanceof SQLException s && unreachable(s)) && reachable() || clock.instant().isAfter(giveUp)) {
           throw e;
         }
         if (degraded.compareAndSet(false, true)) {
@@ -183,6 +187,14 @@ public final class JdbcApplier implements BatchHandler {
   private long generation(int partition) {
     long g = store.generation(config.group(), partition);
     return g >= 0 ? g : store.claim(config.group(), partition);
+  }
+
+  private boolean reachable() {
+    try (Connection c = dataSource.getConnection()) {
+      return c.isValid(2);
+    } catch (SQLException e) {
+      return false;
+    }
   }
 
   /** Connection-level failures: the target (or the network to it) is away, not the statement wrong. */

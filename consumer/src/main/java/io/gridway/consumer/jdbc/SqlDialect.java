@@ -335,7 +335,7 @@ public abstract sealed class SqlDialect permits SqlDialect.MariaDb, SqlDialect.P
         case DOUBLE -> "DOUBLE";
         case BIT -> "BIT(" + c.length() + ")";
         case CHAR -> "CHAR(" + Math.max(1, c.length()) + ")";
-        case VARCHAR -> "VARCHAR(" + Math.max(1, c.length()) + ")";
+        case VARCHAR -> c.length() > 16383 ? "LONGTEXT" : "VARCHAR(" + Math.max(1, c.length()) + ")"; // row-size limit
         case TEXT -> "LONGTEXT";
         case ENUM, SET -> c.type().name() + "(" + members(c) + ")";
         case JSON -> "LONGTEXT"; // MariaDB's JSON is LONGTEXT with a check; exact text kept

@@ -58,7 +58,7 @@ public final class ConsumerBenchmark {
           shutdownGrace: 0s
         """.formatted(partitions, txn, txn, events));
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    String classpath = System.getProperty("java.class.path");
+    String classpath = snapshot(System.getProperty("java.class.path"));
     Process relay = new ProcessBuilder(java, "-Xmx1g", "-XX:MaxDirectMemorySize=2g", "-cp", classpath,
         "io.gridway.relay.RelayMain", relayYaml.toString()).redirectErrorStream(true)
         .redirectOutput(work.resolve("relay.log").toFile()).start();
@@ -69,6 +69,7 @@ public final class ConsumerBenchmark {
       long published = buffer.path("eventsPublished").asLong();
       System.out.printf("relay %s preloaded: %d events in %d windows, %d bytes held, SCN up to %d%n", uri, published,
           buffer.path("windowsPublished").asLong(), buffer.path("usedBytes").asLong(), endScn);
+      System.out.println("load average before the rounds: " + loadAverage());
       System.out.println();
       System.out.println("| consumers | events | duration s | events/s | Mbit/s | relay CPU s | consumer CPU s (each) |");
       System.out.println("|---|---|---|---|---|---|---|");
@@ -86,6 +87,7 @@ public final class ConsumerBenchmark {
       }
       System.out.println();
       summary.forEach(System.out::println);
+      System.out.println("load average at the end (other work on this machine skews results): " + loadAverage());
     } finally {
       relay.destroy();
       relay.waitFor();
@@ -136,6 +138,11 @@ public final class ConsumerBenchmark {
         try (var ready = Files.list(handshake)) {
           if (ready.filter(f -> f.getFileName().toString().startsWith("ready-")).count() == consumers) {
             break;
+          }
+        }
+        for (Process p : processes) {
+          if (!p.isAlive()) {
+            throw new IllegalStateException("a consumer died during its warm-up pass; see " + work);
           }
         }
         Thread.sleep(5); // waiting for the warm-up passes; not a test
@@ -202,6 +209,45 @@ public final class ConsumerBenchmark {
       Thread.sleep(200); // waiting for the relay's preload; not a test
     }
     throw new IllegalStateException("the relay did not preload " + events + " events in 5 minutes");
+  }
+
+  /**
+   * Copies the class directories of the classpath (target/classes, target/test-classes) to a temporary
+   * directory: a build of the same working tree during the run (the reactor builds this module too)
+   * would otherwise pull classes away from processes still starting.
+   */
+  private static String snapshot(String classpath) throws IOException {
+    Path copy = Files.createTempDirectory("gridway-bench-classes");
+    StringJoiner out = new StringJoiner(java.io.File.pathSeparator);
+    int n = 0;
+    for (String entry : classpath.split(java.io.File.pathSeparator)) {
+      Path source = Path.of(entry);
+      if (!Files.isDirectory(source)) {
+        out.add(entry);
+        continue;
+      }
+      Path target = copy.resolve("dir" + n++);
+      try (var files = Files.walk(source)) {
+        for (Path f : files.toList()) {
+          Path to = target.resolve(source.relativize(f).toString());
+          if (Files.isDirectory(f)) {
+            Files.createDirectories(to);
+          } else {
+            Files.copy(f, to);
+          }
+        }
+      }
+      out.add(target.toString());
+    }
+    return out.toString();
+  }
+
+  private static String loadAverage() {
+    try {
+      return Files.readString(Path.of("/proc/loadavg")).trim();
+    } catch (IOException e) {
+      return "unknown";
+    }
   }
 
   private static double cpu(Process process) {
