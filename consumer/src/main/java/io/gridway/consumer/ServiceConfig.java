@@ -79,7 +79,7 @@ public record ServiceConfig(
    * @param passwordFile a file holding the password (trailing newline ignored), or null
    * @param passwordEnv an environment variable holding the password, or null (neither: no password)
    * @param dialect {@code mariadb}, {@code mysql}, {@code postgresql} or {@code phoenix}; default from the URL
-   * @param poolSize connections (default: microBatch.count + 2)
+   * @param poolSize connections (default: partitions × microBatch.count + 2, one per lane)
    * @param schemaChange {@code apply}, {@code ignore} or {@code stop} (default)
    * @param policy a policy file whose {@code route} and {@code conflict} rules apply, or null (identity, source-wins)
    * @param origin the grid's origin id to tag target transactions with, or null

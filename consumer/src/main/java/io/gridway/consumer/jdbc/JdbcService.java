@@ -38,7 +38,8 @@ public record JdbcService(HikariDataSource pool, JdbcCheckpointStore store, Jdbc
     JdbcApplierConfig config = new JdbcApplierConfig(consumer.group(), dialect,
         jdbc.schemaChange() == null ? null : JdbcApplierConfig.SchemaChangePolicy.of(jdbc.schemaChange()), jdbc.origin(),
         null, null);
-    int size = jdbc.poolSize() != null ? jdbc.poolSize() : consumer.microBatch().count() + 2;
+    // one connection per lane (partitions × K) plus the checkpoint writer's: fewer and lanes queue for connections
+    int size = jdbc.poolSize() != null ? jdbc.poolSize() : consumer.partitions().size() * consumer.microBatch().count() + 2;
     HikariDataSource pool = JdbcTargets.pool(dialect, jdbc.url(), jdbc.user(), password(jdbc), size);
     JdbcCheckpointStore store = new JdbcCheckpointStore(pool, dialect, Clock.systemUTC());
     return new JdbcService(pool, store, new JdbcApplier(pool, config, policy, store, meters, Clock.systemUTC()));
