@@ -83,8 +83,13 @@ public final class PositionRecorder {
   }
 
   private void remember(Checkpoint now) {
-    if (!history.isEmpty() && now.timeMillis() - history.get(history.size() - 1).timeMillis() < checkpointEveryMillis) {
-      return;
+    if (!history.isEmpty()) {
+      Checkpoint newest = history.get(history.size() - 1);
+      // After a restart with replay the relay re-stores older windows: they must not enter the ring with
+      // today's time, or a later restart would take an old position for a recent one. The ring's SCNs ascend.
+      if (Long.compareUnsigned(now.scn(), newest.scn()) <= 0 || now.timeMillis() - newest.timeMillis() < checkpointEveryMillis) {
+        return;
+      }
     }
     history.add(now);
     long cutoff = now.timeMillis() - replayMillis;

@@ -42,9 +42,10 @@ class RelayKillIT {
     DB.execute(database, "CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(40))");
     Path config = dir.resolve("relay.yaml");
     Files.writeString(config, Db.relayYaml(DB, dir, "k", Db.endOfBinlog(DB), database + ".*",
-        "buffer:\n  capacity: 64MiB\n  maxWindow: 4MiB\npositionFile: " + dir.resolve("position.json")
-            + "\npositionFlush: 100ms\nreplay: 60s\n"));
-    Path log = dir.resolve("relay.log");
+        "buffer:\n  capacity: 64MiB\n  maxWindow: 4MiB\n  indexWindows: 1048576\npositionFile: " + dir.resolve("position.json")
+            + "\npositionFlush: 100ms\nreplay: 20s\n"));
+    Path log = Files.createDirectories(Path.of("target", "relay-kill")).resolve("relay-" + seed + ".log"); // kept for diagnosis
+    Files.deleteIfExists(log);
     Files.createFile(log);
 
     Set<Integer> committed = new ConcurrentSkipListSet<>();
