@@ -1,0 +1,27 @@
+package io.gridway.perf;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code gridway perf}: the measuring harness of DESIGN §9 and issue 8. The launcher
+ * ({@code io.gridway.deploy.Gridway}) can add it as a subcommand; until then {@link #main} runs it:
+ * {@code java -cp <perf classpath> io.gridway.perf.PerfCommand stage1 …}.
+ *
+ * <p>Exit codes: 0 when every run is valid, 3 when a run is invalid (the report says why), 1 on an
+ * error, 2 on a bad command line.
+ */
+@Command(name = "perf", mixinStandardHelpOptions = true, subcommands = {LoadCommand.class, Stage1Command.class},
+    description = "Load the whitepaper's workload and measure the grid's stages; reports under perf/results/.")
+public final class PerfCommand implements Runnable {
+  static final int EXIT_INVALID_RUN = 3;
+
+  @Override
+  public void run() {
+    new CommandLine(this).usage(System.err);
+  }
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new PerfCommand()).execute(args));
+  }
+}

@@ -1,0 +1,117 @@
+package io.gridway.perf;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One relay as a separate JVM: {@code java -cp <this JVM's classpath> io.gridway.relay.RelayMain
+ * relay.yaml}, its output in {@code relay-N.log}. {@link #await} reads the bound address from its
+ * first line; {@link #status()} reads the buffer figures from {@code GET /v1/sources}. Not
+ * thread-safe; the perf run owns it and closes (SIGTERM, then SIGKILL) it.
+ */
+final class RelayProcess implements AutoCloseable {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+  private final Process process;
+  private final Path log;
+  private final CompletableFuture<URI> address = new CompletableFuture<>();
+
+  private RelayProcess(Process process, Path log) {
+    this.process = process;
+    this.log = log;
+    Thread pump = new Thread(this::pump, "perf-relay-log-" + process.pid());
+    pump.setDaemon(true);
+    pump.start();
+  }
+
+  static RelayProcess start(Path config, Path log, String heap) throws IOException {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process p = new ProcessBuilder(List.of(java, "-Xmx" + heap, "-XX:MaxDirectMemorySize=16g", "-cp",
+        System.getProperty("java.class.path"), "io.gridway.relay.RelayMain", config.toString()))
+        .redirectErrorStream(true).start();
+    return new RelayProcess(p, log);
+  }
+
+  private void pump() {
+    String prefix = "gridway relay listening on ";
+    try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        PrintWriter out = new PrintWriter(Files.newBufferedWriter(log, StandardCharsets.UTF_8), true)) {
+      for (String line = in.readLine(); line != null; line = in.readLine()) {
+        out.println(line);
+        if (line.startsWith(prefix)) {
+          address.complete(URI.create(line.substring(prefix.length()).trim()));
+        }
+      }
+    } catch (IOException e) {
+      address.completeExceptionally(e);
+    }
+    address.completeExceptionally(new IOException("relay exited with " + exitCode() + " before listening; see " + log));
+  }
+
+  void await(Duration timeout) throws Exception {
+    address.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  long pid() {
+    return process.pid();
+  }
+
+  boolean isAlive() {
+    return process.isAlive();
+  }
+
+  String exitCode() {
+    return process.isAlive() ? "(running)" : Integer.toString(process.exitValue());
+  }
+
+  Path log() {
+    return log;
+  }
+
+  /** The buffer's figures for the single source this relay serves. */
+  record Status(long processedScn, long eventsPublished, long windowsEvicted, String fetchState) {}
+
+  Status status() throws IOException, InterruptedException {
+    URI base = address.getNow(null);
+    HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(base.resolve("/v1/sources"))
+        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+    JsonNode source = JSON.readTree(response.body()).path("sources").path(0);
+    JsonNode buffer = source.path("buffer");
+    return new Status(Long.parseUnsignedLong(buffer.path("processedScn").asText("0")),
+        buffer.path("eventsPublished").asLong(), buffer.path("windowsEvicted").asLong(),
+        source.path("state").asText(source.path("fetchState").asText("")));
+  }
+
+  double cpuSeconds() {
+    return ProcCpu.seconds(process.pid());
+  }
+
+  @Override
+  public void close() {
+    process.destroy();
+    try {
+      if (!process.waitFor(15, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+      }
+    } catch (InterruptedException e) {
+      process.destroyForcibly();
+      Thread.currentThread().interrupt(); // the caller sees the interrupt
+    }
+  }
+}

@@ -1,0 +1,128 @@
+package io.gridway.perf;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The report of one perf command: Markdown in the whitepaper's columns (plus the ratio to the limit
+ * and events/s per vCPU), the whitepaper's matching rows beside ours, and JSON in issue 8 §8's shape.
+ * Built on one thread, then written once.
+ */
+final class Report {
+  /** Table 1 of the whitepaper (stage 1, MySQL binlog → relay, 4,800,000 records of 1,100 bytes). */
+  private static final String[][] WHITEPAPER_STAGE1 = {
+    {"n1-standard-2", "1", "single relay 2-cpu", "0.90", "1.80", "156.10", "30750", "338"},
+    {"n1-standard-4", "1", "single relay 4-cpu", "0.78", "3.10", "112.78", "42560", "468"},
+    {"n1-standard-8", "1", "single relay 8-cpu", "0.62", "4.97", "62.10", "77295", "850"},
+    {"n1-standard-8 x 2", "2", "2 relays 8-cpu", "0.56", "8.88", "42.44", "113114", "1,244"},
+    {"n1-standard-8 x 3", "3", "3 relays 8-cpu", "0.55", "13.15", "29.20", "164367", "1,808"},
+  };
+
+  private final Machine machine;
+  private final String command;
+  private final List<String> notes = new ArrayList<>();
+  private final List<RunResult> runs = new ArrayList<>();
+  private final Map<String, Object> load = new LinkedHashMap<>();
+
+  Report(Machine machine, String command) {
+    this.machine = machine;
+    this.command = command;
+  }
+
+  void note(String line) {
+    notes.add(line);
+  }
+
+  void load(String key, Object value) {
+    load.put(key, value);
+  }
+
+  void add(RunResult run) {
+    runs.add(run);
+  }
+
+  List<RunResult> runs() {
+    return List.copyOf(runs);
+  }
+
+  Map<String, Object> toJson() {
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("machine", Map.of("cores", machine.cores(), "memGiB", machine.memGiB(), "cpuModel", machine.cpuModel()));
+    json.put("command", command);
+    if (!load.isEmpty()) {
+      json.put("load", load);
+    }
+    json.put("runs", runs.stream().map(RunResult::toJson).toList());
+    return json;
+  }
+
+  String markdown() {
+    StringBuilder md = new StringBuilder();
+    md.append("# gridway perf\n\n`").append(command).append("`\n\nMachine: ").append(machine.description())
+        .append("; MariaDB runs on the same machine.\n\n");
+    if (!load.isEmpty()) {
+      md.append("## Load\n\n| | |\n|---|---|\n");
+      load.forEach((k, v) -> md.append("| ").append(k).append(" | ").append(v).append(" |\n"));
+      md.append('\n');
+    }
+    if (!runs.isEmpty()) {
+      md.append("## Runs\n\n| Instance type | Stage | Processes | Configuration | # of records | record size | CPU load"
+          + " | vCPUs | duration | rate ev/s | rate Mbit/s | ratio to limit | ev/s per vCPU |\n");
+      md.append("|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+      for (RunResult r : runs) {
+        md.append(String.format(Locale.ROOT, "| %s | %s | %d | %s | %,d | %d | %s | %s | %.2f | %s | %s | %s | %s |%n",
+            machine.description(), r.stage(), r.processes(), r.configuration(), r.records(), r.recordSize(),
+            fmt(r.cpuLoad(), "%.2f"), fmt(r.vcpus(), "%.2f"), r.durationSec(),
+            r.valid() ? fmt(r.eventsPerSec(), "%,.0f") : "**invalid**: " + r.invalidReason(),
+            fmt(r.mbitPerSec(), "%,.0f"), fmt(r.limitRatio(), "%.2f"), fmt(r.eventsPerVcpu(), "%,.0f")));
+      }
+      md.append('\n');
+    }
+    if (runs.stream().anyMatch(r -> r.stage().equals("stage1"))) {
+      md.append("## The whitepaper's Table 1 (stage 1), for comparison\n\n4,800,000 records of 1,100 bytes, MySQL 5.7 on its"
+          + " own 16-CPU VM; ev/s per vCPU is rate / vCPUs, the figure to hold ours against.\n\n");
+      md.append("| Instance type | VMs | Configuration | CPU load | vCPUs | duration | rate ev/s | rate Mbit/s | ev/s per vCPU |\n");
+      md.append("|---|---:|---|---:|---:|---:|---:|---:|---:|\n");
+      for (String[] row : WHITEPAPER_STAGE1) {
+        md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %,d | %s | %,.0f |%n", row[0], row[1], row[2],
+            row[3], row[4], row[5], Long.parseLong(row[6]), row[7], Long.parseLong(row[6]) / Double.parseDouble(row[4])));
+      }
+      md.append('\n');
+    }
+    md.append("CPU load = CPU seconds of the measured processes / (duration × ").append(machine.cores())
+        .append(" cores); vCPUs = CPU seconds / duration (the whitepaper's definitions). Mbit/s counts the binlog bytes of"
+            + " the load once per run.\n");
+    for (String note : notes) {
+      md.append("\n").append(note).append('\n');
+    }
+    return md.toString();
+  }
+
+  private static String fmt(Double x, String format) {
+    return x == null ? "" : String.format(Locale.ROOT, format, x);
+  }
+
+  /** Writes report.md and report.json into {@code dir}, and the JSON to {@code json} too if given. */
+  void write(Path dir, Path json) throws IOException {
+    Files.createDirectories(dir);
+    ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    Files.writeString(dir.resolve("report.md"), markdown());
+    String text = mapper.writeValueAsString(toJson());
+    Files.writeString(dir.resolve("report.json"), text);
+    if (json != null) {
+      Path parent = json.toAbsolutePath().getParent();
+      if (parent != null) {
+        Files.createDirectories(parent);
+      }
+      Files.writeString(json, text);
+    }
+  }
+}

@@ -1,0 +1,84 @@
+package io.gridway.perf;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One measured run in issue 8 §8's shape. A run is either valid (a rate) or invalid with a reason (no
+ * rate: {@link #eventsPerSec()} and the figures derived from it are then null in the JSON).
+ * {@code cpuLoad} and {@code vcpus} follow the whitepaper: CPU seconds of the measured processes /
+ * (duration × cores), and CPU seconds / duration.
+ */
+record RunResult(String stage, String configuration, int processes, int relays, int consumers, String target,
+    long records, int recordSize, long events, long binlogBytes, double durationSec, double cpuSeconds, int cores,
+    boolean valid, String invalidReason, Double limitRatio) {
+
+  static RunResult valid(String stage, String configuration, int processes, int relays, Workload w, long events,
+      long binlogBytes, double durationSec, double cpuSeconds, int cores) {
+    return new RunResult(stage, configuration, processes, relays, 0, "null", w.records(), w.recordSize(), events,
+        binlogBytes, durationSec, cpuSeconds, cores, true, null, null);
+  }
+
+  static RunResult invalid(String stage, String configuration, int processes, int relays, Workload w, long events,
+      double durationSec, double cpuSeconds, int cores, String reason) {
+    return new RunResult(stage, configuration, processes, relays, 0, "null", w.records(), w.recordSize(), events, 0,
+        durationSec, cpuSeconds, cores, false, reason, null);
+  }
+
+  RunResult withLimitRatio(Double ratio) {
+    return new RunResult(stage, configuration, processes, relays, consumers, target, records, recordSize, events,
+        binlogBytes, durationSec, cpuSeconds, cores, valid, invalidReason, ratio);
+  }
+
+  Double eventsPerSec() {
+    return valid && durationSec > 0 ? events / durationSec : null;
+  }
+
+  /** Binlog bytes the stage moved, in Mbit/s (each relay reads the whole binlog; counted once). */
+  Double mbitPerSec() {
+    return valid && durationSec > 0 ? binlogBytes * 8 / 1e6 / durationSec : null;
+  }
+
+  Double cpuLoad() {
+    return durationSec > 0 && cpuSeconds >= 0 ? cpuSeconds / (durationSec * cores) : null;
+  }
+
+  Double vcpus() {
+    return durationSec > 0 && cpuSeconds >= 0 ? cpuSeconds / durationSec : null;
+  }
+
+  /** Events per second per vCPU used: the normalisation that compares with the whitepaper's rows. */
+  Double eventsPerVcpu() {
+    Double rate = eventsPerSec();
+    Double v = vcpus();
+    return rate == null || v == null || v == 0 ? null : rate / v;
+  }
+
+  /** The JSON object of issue 8 §8 (its field names exactly), plus configuration, processes and events. */
+  Map<String, Object> toJson() {
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("stage", stage);
+    json.put("relays", relays);
+    json.put("consumers", consumers);
+    json.put("target", target);
+    json.put("records", records);
+    json.put("recordSize", recordSize);
+    json.put("durationSec", round(durationSec));
+    json.put("eventsPerSec", round(eventsPerSec()));
+    json.put("mbitPerSec", round(mbitPerSec()));
+    json.put("cpuSeconds", round(cpuSeconds));
+    json.put("cpuLoad", round(cpuLoad()));
+    json.put("vcpus", round(vcpus()));
+    json.put("valid", valid);
+    json.put("invalidReason", invalidReason);
+    json.put("limitRatio", round(limitRatio));
+    json.put("configuration", configuration);
+    json.put("processes", processes);
+    json.put("events", events);
+    return json;
+  }
+
+  private static Double round(Double x) {
+    return x == null ? null : Math.round(x * 1000) / 1000.0;
+  }
+}
