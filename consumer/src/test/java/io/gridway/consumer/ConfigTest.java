@@ -73,8 +73,8 @@ class ConfigTest {
         .isInstanceOf(ConfigException.class).hasMessageContaining("pull.compression: 'brotli' is not one of");
     assertThatThrownBy(() -> parse(GOOD.replace("mode: stream", "mode: push")))
         .isInstanceOf(ConfigException.class).hasMessageContaining("'push' is not one of long-poll, stream");
-    assertThatThrownBy(() -> parse(GOOD.replace("type: logging", "type: jdbc")))
-        .isInstanceOf(ConfigException.class).hasMessageContaining("applier.type: 'jdbc' is not one of null, logging");
+    assertThatThrownBy(() -> parse(GOOD.replace("type: logging", "type: kafka")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("applier.type: 'kafka' is not one of null, logging");
     assertThatThrownBy(() -> parse(GOOD.replace("  source: orders\n", "")))
         .isInstanceOf(ConfigException.class).hasMessageContaining("source");
     assertThatThrownBy(() -> parse(GOOD.replace("checkpoints:\n  dir: /tmp/checkpoints\n", "")))
