@@ -153,15 +153,24 @@ final class Utf8 {
     return encodeChars(s, out);
   }
 
+  /**
+   * Whether a '?' in the one-byte-per-char encoding stands for a replaced surrogate rather than a
+   * real '?'. Words without a '?' are skipped eight bytes at a time; only words that hold one are
+   * checked char by char, so text with many question marks (random or user text) stays fast.
+   */
   private static boolean hasReplacedSurrogate(String s, byte[] bytes) {
     int i = 0;
     for (int end = bytes.length - 8; i <= end; i += 8) {
       long x = (long) LONGS.get(bytes, i) ^ QUESTION_MARKS;
-      if (((x - ONES) & ~x & HIGH_BITS) != 0) {
-        break;
+      if (((x - ONES) & ~x & HIGH_BITS) != 0 && replacedIn(s, bytes, i, i + 8)) {
+        return true;
       }
     }
-    for (; i < bytes.length; i++) {
+    return replacedIn(s, bytes, i, bytes.length);
+  }
+
+  private static boolean replacedIn(String s, byte[] bytes, int from, int to) {
+    for (int i = from; i < to; i++) {
       if (bytes[i] == '?' && s.charAt(i) != '?') {
         return true;
       }
