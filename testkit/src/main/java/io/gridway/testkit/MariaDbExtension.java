@@ -1,11 +1,5 @@
 package io.gridway.testkit;
 
-import org.junit.jupiter.api.extension.AfterAllCallback;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
-import org.junit.jupiter.api.extension.ParameterContext;
-import org.junit.jupiter.api.extension.ParameterResolver;
-
 /**
  * Gives a test class a {@link PrivateMariaDb}: the JVM's {@linkplain #shared() shared} one, or a
  * {@linkplain #dedicated() dedicated} one started before the class's tests and closed after them.
@@ -27,9 +21,7 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  *
  * <p>Thread-safe.
  */
-public final class MariaDbExtension
-    implements BeforeAllCallback, AfterAllCallback, ParameterResolver {
-  private final Fixture<PrivateMariaDb> fixture;
+public final class MariaDbExtension extends ServerExtension<PrivateMariaDb> {
 
   /** The shared server; for {@code @ExtendWith}. */
   public MariaDbExtension() {
@@ -37,12 +29,7 @@ public final class MariaDbExtension
   }
 
   private MariaDbExtension(boolean shared) {
-    this.fixture =
-        new Fixture<>(
-            PrivateMariaDb.class,
-            shared,
-            shared ? PrivateMariaDb::shared : PrivateMariaDb::dedicated,
-            PrivateMariaDb::shutdown);
+    super(PrivateMariaDb.class, shared, shared ? PrivateMariaDb::shared : PrivateMariaDb::dedicated, PrivateMariaDb::shutdown);
   }
 
   /** The JVM's shared server: never stop or restart it; use a fresh database or path per test. */
@@ -53,35 +40,5 @@ public final class MariaDbExtension
   /** A server of this test class's own, which its tests may stop, restart or kill. */
   public static MariaDbExtension dedicated() {
     return new MariaDbExtension(false);
-  }
-
-  /** The server, started if it has not been yet. */
-  public PrivateMariaDb server() {
-    return fixture.server();
-  }
-
-  @Override
-  public void beforeAll(ExtensionContext context) {
-    fixture.beforeAll(context);
-  }
-
-  @Override
-  public void afterAll(ExtensionContext context) {
-    fixture.afterAll(context);
-  }
-
-  @Override
-  public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
-    return fixture.supports(parameter);
-  }
-
-  @Override
-  public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-    return fixture.server();
-  }
-
-  @Override
-  public String toString() {
-    return "MariaDbExtension[" + fixture.describe() + "]";
   }
 }

@@ -1,11 +1,5 @@
 package io.gridway.testkit;
 
-import org.junit.jupiter.api.extension.AfterAllCallback;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
-import org.junit.jupiter.api.extension.ParameterContext;
-import org.junit.jupiter.api.extension.ParameterResolver;
-
 /**
  * Gives a test class a {@link PrivatePostgres}: the JVM's {@linkplain #shared() shared} one, or a
  * {@linkplain #dedicated() dedicated} one started before the class's tests and closed after them.
@@ -26,9 +20,7 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  *
  * <p>Thread-safe.
  */
-public final class PostgresExtension
-    implements BeforeAllCallback, AfterAllCallback, ParameterResolver {
-  private final Fixture<PrivatePostgres> fixture;
+public final class PostgresExtension extends ServerExtension<PrivatePostgres> {
 
   /** The shared server; for {@code @ExtendWith}. */
   public PostgresExtension() {
@@ -36,12 +28,7 @@ public final class PostgresExtension
   }
 
   private PostgresExtension(boolean shared) {
-    this.fixture =
-        new Fixture<>(
-            PrivatePostgres.class,
-            shared,
-            shared ? PrivatePostgres::shared : PrivatePostgres::dedicated,
-            PrivatePostgres::shutdown);
+    super(PrivatePostgres.class, shared, shared ? PrivatePostgres::shared : PrivatePostgres::dedicated, PrivatePostgres::shutdown);
   }
 
   /** The JVM's shared server: never stop or restart it; use a fresh database or path per test. */
@@ -52,35 +39,5 @@ public final class PostgresExtension
   /** A server of this test class's own, which its tests may stop, restart or kill. */
   public static PostgresExtension dedicated() {
     return new PostgresExtension(false);
-  }
-
-  /** The server, started if it has not been yet. */
-  public PrivatePostgres server() {
-    return fixture.server();
-  }
-
-  @Override
-  public void beforeAll(ExtensionContext context) {
-    fixture.beforeAll(context);
-  }
-
-  @Override
-  public void afterAll(ExtensionContext context) {
-    fixture.afterAll(context);
-  }
-
-  @Override
-  public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
-    return fixture.supports(parameter);
-  }
-
-  @Override
-  public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-    return fixture.server();
-  }
-
-  @Override
-  public String toString() {
-    return "PostgresExtension[" + fixture.describe() + "]";
   }
 }

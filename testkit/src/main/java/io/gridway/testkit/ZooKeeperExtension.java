@@ -1,11 +1,5 @@
 package io.gridway.testkit;
 
-import org.junit.jupiter.api.extension.AfterAllCallback;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
-import org.junit.jupiter.api.extension.ParameterContext;
-import org.junit.jupiter.api.extension.ParameterResolver;
-
 /**
  * Gives a test class a {@link EmbeddedZooKeeper}: the JVM's {@linkplain #shared() shared} one, or a
  * {@linkplain #dedicated() dedicated} one started before the class's tests and closed after them.
@@ -26,9 +20,7 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  *
  * <p>Thread-safe.
  */
-public final class ZooKeeperExtension
-    implements BeforeAllCallback, AfterAllCallback, ParameterResolver {
-  private final Fixture<EmbeddedZooKeeper> fixture;
+public final class ZooKeeperExtension extends ServerExtension<EmbeddedZooKeeper> {
 
   /** The shared server; for {@code @ExtendWith}. */
   public ZooKeeperExtension() {
@@ -36,12 +28,7 @@ public final class ZooKeeperExtension
   }
 
   private ZooKeeperExtension(boolean shared) {
-    this.fixture =
-        new Fixture<>(
-            EmbeddedZooKeeper.class,
-            shared,
-            shared ? EmbeddedZooKeeper::shared : EmbeddedZooKeeper::dedicated,
-            EmbeddedZooKeeper::shutdown);
+    super(EmbeddedZooKeeper.class, shared, shared ? EmbeddedZooKeeper::shared : EmbeddedZooKeeper::dedicated, EmbeddedZooKeeper::shutdown);
   }
 
   /** The JVM's shared server: never stop or restart it; use a fresh database or path per test. */
@@ -52,35 +39,5 @@ public final class ZooKeeperExtension
   /** A server of this test class's own, which its tests may stop, restart or kill. */
   public static ZooKeeperExtension dedicated() {
     return new ZooKeeperExtension(false);
-  }
-
-  /** The server, started if it has not been yet. */
-  public EmbeddedZooKeeper server() {
-    return fixture.server();
-  }
-
-  @Override
-  public void beforeAll(ExtensionContext context) {
-    fixture.beforeAll(context);
-  }
-
-  @Override
-  public void afterAll(ExtensionContext context) {
-    fixture.afterAll(context);
-  }
-
-  @Override
-  public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
-    return fixture.supports(parameter);
-  }
-
-  @Override
-  public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-    return fixture.server();
-  }
-
-  @Override
-  public String toString() {
-    return "ZooKeeperExtension[" + fixture.describe() + "]";
   }
 }

@@ -2,21 +2,25 @@ package io.gridway.testkit;
 
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
- * What the three JUnit extensions have in common: which server a test class gets (the JVM's shared
- * one or its own), when that server starts and when it is closed.
+ * What the three JUnit extensions ({@link MariaDbExtension}, {@link PostgresExtension}, {@link
+ * ZooKeeperExtension}) have in common: which server a test class gets (the JVM's shared one or its
+ * own), when that server starts and when it is closed, and resolving it as a test parameter.
  *
  * <p>A dedicated server is closed after all tests of the class that started it, not of its
  * {@code @Nested} classes, which see the same extension. The shared server is closed when the JUnit
  * run ends (through the root context's store, which closes {@link AutoCloseable} values), with the
  * JVM shutdown hook as a safety net. Thread-safe.
  */
-final class Fixture<T> {
+public abstract class ServerExtension<T> implements BeforeAllCallback, AfterAllCallback, ParameterResolver {
   private static final ExtensionContext.Namespace NAMESPACE =
-      ExtensionContext.Namespace.create(Fixture.class);
+      ExtensionContext.Namespace.create(ServerExtension.class);
 
   private final Class<T> type;
   private final boolean shared;
@@ -25,21 +29,23 @@ final class Fixture<T> {
   private T server; // guarded by this
   private String owner; // unique id of the context whose afterAll closes a dedicated server
 
-  Fixture(Class<T> type, boolean shared, Supplier<T> starter, Consumer<T> shutdown) {
+  ServerExtension(Class<T> type, boolean shared, Supplier<T> starter, Consumer<T> shutdown) {
     this.type = type;
     this.shared = shared;
     this.starter = starter;
     this.shutdown = shutdown;
   }
 
-  synchronized T server() {
+  /** The server, started if it has not been yet. */
+  public final synchronized T server() {
     if (server == null) {
       server = starter.get();
     }
     return server;
   }
 
-  synchronized void beforeAll(ExtensionContext context) {
+  @Override
+  public final synchronized void beforeAll(ExtensionContext context) {
     T started = server();
     if (shared) {
       context
@@ -54,7 +60,8 @@ final class Fixture<T> {
     }
   }
 
-  synchronized void afterAll(ExtensionContext context) {
+  @Override
+  public final synchronized void afterAll(ExtensionContext context) {
     if (!shared && server != null && context.getUniqueId().equals(owner)) {
       try {
         shutdown.accept(server);
@@ -65,11 +72,18 @@ final class Fixture<T> {
     }
   }
 
-  boolean supports(ParameterContext parameter) {
+  @Override
+  public final boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
     return parameter.getParameter().getType() == type;
   }
 
-  String describe() {
-    return (shared ? "shared " : "dedicated ") + type.getSimpleName();
+  @Override
+  public final Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
+    return server();
+  }
+
+  @Override
+  public final String toString() {
+    return getClass().getSimpleName() + "[" + (shared ? "shared " : "dedicated ") + type.getSimpleName() + "]";
   }
 }
