@@ -75,6 +75,11 @@ final class FrameStream {
     return held != null;
   }
 
+  /** The size of the window the sink refused, which must fit before the stream can go on (0 if none). */
+  int heldWindowBytes() {
+    return held == null ? 0 : held.byteSize();
+  }
+
   /**
    * Consumes a chunk of body bytes (the caller keeps ownership of {@code chunk}).
    *

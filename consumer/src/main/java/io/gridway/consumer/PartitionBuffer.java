@@ -47,6 +47,7 @@ final class PartitionBuffer {
   private volatile boolean closed;
   /** Guarded by {@link #lock}. */
   private Runnable spaceListener;
+  private long spaceNeeded;
   private boolean waiting;
 
   PartitionBuffer(long capacity) {
@@ -59,11 +60,10 @@ final class PartitionBuffer {
       return true; // dropped: the partition is stopping and the puller will not read further
     }
     int size = window.byteSize();
-    long held = heldBytes.get();
-    if (size > 0 && held > 0 && held + size > capacity) {
+    if (!fits(heldBytes.get(), size)) {
       return false;
     }
-    held = heldBytes.addAndGet(size);
+    long held = heldBytes.addAndGet(size);
     if (held > peakBytes) {
       peakBytes = held;
     }
@@ -74,6 +74,11 @@ final class PartitionBuffer {
       staged.add(window);
     }
     return true;
+  }
+
+  /** A window fits when it is a heartbeat, when nothing is held (a huge window goes alone), or within capacity. */
+  private boolean fits(long held, long size) {
+    return size == 0 || held <= 0 || held + size <= capacity;
   }
 
   /** Makes the staged windows visible to the dispatcher, waking it if it waits: once per network read. */
@@ -99,13 +104,18 @@ final class PartitionBuffer {
     staged.clear();
   }
 
-  /** Registers who to tell (once) when room frees up after a refused offer. */
-  void onSpace(Runnable listener) {
+  /**
+   * Registers who to tell (once) when a refused window of {@code size} bytes would now be admitted. Not
+   * merely "below capacity": a listener run while the window still does not fit would have the puller
+   * spin on its event loop until a batch commits.
+   */
+  void onSpace(long size, Runnable listener) {
     boolean now;
     lock.lock();
     try {
-      now = closed || heldBytes.get() < capacity;
+      now = closed || fits(heldBytes.get(), size);
       spaceListener = now ? null : listener;
+      spaceNeeded = size;
     } finally {
       lock.unlock();
     }
@@ -176,11 +186,13 @@ final class PartitionBuffer {
     if (held >= capacity) {
       return;
     }
-    Runnable listener;
+    Runnable listener = null;
     lock.lock();
     try {
-      listener = spaceListener;
-      spaceListener = null;
+      if (spaceListener != null && fits(heldBytes.get(), spaceNeeded)) {
+        listener = spaceListener;
+        spaceListener = null;
+      }
     } finally {
       lock.unlock();
     }

@@ -254,7 +254,7 @@ final class Puller {
   private void pause(Channel c) {
     paused = true;
     c.config().setAutoRead(false);
-    buffer.onSpace(() -> loop.execute(() -> resume(c)));
+    buffer.onSpace(stream.heldWindowBytes(), () -> loop.execute(() -> resume(c)));
   }
 
   private void resume(Channel c) {
@@ -263,7 +263,7 @@ final class Puller {
     }
     try {
       if (!stream.resume()) {
-        buffer.onSpace(() -> loop.execute(() -> resume(c)));
+        buffer.onSpace(stream.heldWindowBytes(), () -> loop.execute(() -> resume(c)));
         return;
       }
     } catch (WireFormatException e) {
