@@ -11,15 +11,13 @@ import io.gridway.core.checkpoint.CheckpointStore;
 import io.gridway.core.event.Scn;
 import java.io.IOException;
 import java.net.URLEncoder;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
+import io.gridway.core.io.DurableFiles;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -173,23 +171,6 @@ public final class FileCheckpointStore implements CheckpointStore {
     }
     byte[] bytes = JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(root);
     Path target = file(group, partition);
-    Path temp = target.resolveSibling(partition + ".json.tmp");
-    try (FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-        StandardOpenOption.TRUNCATE_EXISTING)) {
-      ByteBuffer buf = ByteBuffer.wrap(bytes);
-      while (buf.hasRemaining()) {
-        out.write(buf);
-      }
-      out.force(true);
-    }
-    try {
-      Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    } catch (AtomicMoveNotSupportedException e) {
-      throw new IOException("the file system of " + target + " cannot rename atomically", e);
-    }
-    // The rename is durable only once the directory entry is: fsync the directory too.
-    try (FileChannel directory = FileChannel.open(target.getParent(), StandardOpenOption.READ)) {
-      directory.force(true);
-    }
+    DurableFiles.replace(target, bytes);
   }
 }

@@ -6,14 +6,10 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gridway.core.event.SourcePosition;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.AtomicMoveNotSupportedException;
+import io.gridway.core.io.DurableFiles;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -31,11 +27,9 @@ public final class PositionFile {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Path file;
-  private final Path temp;
 
   public PositionFile(Path file) {
     this.file = file.toAbsolutePath();
-    this.temp = this.file.resolveSibling(this.file.getFileName() + ".tmp");
   }
 
   public Path path() {
@@ -70,22 +64,7 @@ public final class PositionFile {
     ArrayNode history = root.putArray("history");
     state.history().forEach(c -> history.add(json(c)));
     byte[] bytes = JSON.writeValueAsBytes(root);
-    try (FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-        StandardOpenOption.TRUNCATE_EXISTING)) {
-      ByteBuffer buf = ByteBuffer.wrap(bytes);
-      while (buf.hasRemaining()) {
-        out.write(buf);
-      }
-      out.force(true);
-    }
-    try {
-      Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    } catch (AtomicMoveNotSupportedException e) {
-      throw new IOException("the file system of " + file + " cannot rename atomically", e);
-    }
-    try (FileChannel dir = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
-      dir.force(true); // makes the rename itself durable
-    }
+    DurableFiles.replace(file, bytes);
   }
 
   private static ObjectNode json(Checkpoint c) {
