@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * One relay as a separate JVM: {@code java -cp <this JVM's classpath> io.gridway.relay.RelayMain
  * relay.yaml}, its output in {@code relay-N.log}. {@link #await} reads the bound address from its
- * first line; {@link #status()} reads the buffer figures from {@code GET /v1/sources}. Not
+ * output and when its fetcher connected; {@link #status()} reads the buffer figures from {@code GET /v1/sources}. Not
  * thread-safe; the perf run owns it and closes (SIGTERM, then SIGKILL) it.
  */
 final class RelayProcess implements AutoCloseable {
@@ -31,6 +31,8 @@ final class RelayProcess implements AutoCloseable {
   private final Process process;
   private final Path log;
   private final CompletableFuture<URI> address = new CompletableFuture<>();
+  private volatile long connectedNanos; // when the fetcher logged "connected", 0 before
+  private volatile double cpuAtConnected;
 
   private RelayProcess(Process process, Path log) {
     this.process = process;
@@ -54,6 +56,10 @@ final class RelayProcess implements AutoCloseable {
         PrintWriter out = new PrintWriter(Files.newBufferedWriter(log, StandardCharsets.UTF_8), true)) {
       for (String line = in.readLine(); line != null; line = in.readLine()) {
         out.println(line);
+        if (connectedNanos == 0 && line.contains("MysqlBinlogFetcher") && line.contains(" connected to ")) {
+          cpuAtConnected = cpuSeconds();
+          connectedNanos = System.nanoTime();
+        }
         if (line.startsWith(prefix)) {
           address.complete(URI.create(line.substring(prefix.length()).trim()));
         }
@@ -66,6 +72,19 @@ final class RelayProcess implements AutoCloseable {
 
   void await(Duration timeout) throws Exception {
     address.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * {@link System#nanoTime()} when the fetcher logged that it connected to the binlog — the relay's own
+   * "beginning timestamp", read from its output as it is written; 0 before.
+   */
+  long connectedNanos() {
+    return connectedNanos;
+  }
+
+  /** This process's CPU seconds when it logged that it connected (JVM start-up and connecting). */
+  double cpuAtConnected() {
+    return cpuAtConnected;
   }
 
   long pid() {

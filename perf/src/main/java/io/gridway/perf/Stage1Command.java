@@ -42,11 +42,16 @@ final class Stage1Command implements Callable<Integer> {
       report.add(limit);
       for (int r : relays) {
         RunResult run = stage.relays(r);
+        report.note(String.format(java.util.Locale.ROOT, "stage1 R=%d: %.2f s from starting the relay JVMs to the first fetcher"
+            + " logging that it connected (JVM start-up, config; not in the duration nor the CPU seconds).", r,
+            stage.startupSeconds()));
         report.add(limit.valid() && run.valid() ? run.withLimitRatio(run.eventsPerSec() / limit.eventsPerSec()) : run);
       }
-      report.note("Stage 1 timing: from starting the relay JVMs (start-up included, as in the whitepaper's logs) until"
+      report.note("Stage 1 timing: from the first relay's fetcher logging that it connected to the binlog (the"
+          + " whitepaper's \"beginning timestamp\" from the relay's log, read as it is written) until"
           + " every relay's `/v1/sources` shows the binlog end (SHOW MASTER STATUS → SCN) processed or all its"
-          + " events published. The limit is a bare BinaryLogClient in this JVM reading the same binlog range.");
+          + " events published; CPU seconds are those of the relay processes (/proc/<pid>/stat) over the same"
+          + " interval. The limit is a bare BinaryLogClient in this JVM reading the same binlog range (one untimed pass first).");
     }
     report.write(dir, options.json);
     System.out.print(report.markdown());

@@ -2,7 +2,7 @@ package io.gridway.perf;
 
 /**
  * What {@code perf load} writes: {@code records} rows of about {@code recordSize} bytes spread evenly
- * over {@code tables} tables (record i goes to table i % tables), inserted — and with {@code updates}
+ * over {@code tables} tables (transaction k of {@code txnSize} rows goes to table k % tables), inserted — and with {@code updates}
  * then updated in every non-key column — in transactions of {@code txnSize} rows by {@code writers}
  * concurrent connections.
  */
@@ -24,7 +24,12 @@ record Workload(long records, int recordSize, int tables, int txnSize, int write
 
   /** Records (rows) of table {@code t} (0-based). */
   long recordsOf(int table) {
-    return records / tables + (table < records % tables ? 1 : 0);
+    long transactions = (records + txnSize - 1) / txnSize;
+    long total = 0;
+    for (long k = table; k < transactions; k += tables) { // the Loader's layout: transaction k → table k % tables
+      total += Math.min(records, (k + 1) * txnSize) - k * txnSize;
+    }
+    return total;
   }
 
   long eventsOf(int table) {
