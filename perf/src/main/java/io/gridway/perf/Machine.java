@@ -32,6 +32,16 @@ record Machine(int cores, double memGiB, String cpuModel) {
     return new Machine(Runtime.getRuntime().availableProcessors(), Math.round(mem * 10) / 10.0, model);
   }
 
+  /** The 1, 5 and 15-minute load averages from /proc/loadavg: how busy the shared machine was. */
+  static String loadAverage() {
+    try {
+      String[] parts = Files.readString(Path.of("/proc/loadavg")).split(" ");
+      return parts[0] + ", " + parts[1] + ", " + parts[2];
+    } catch (IOException | RuntimeException e) {
+      return "unknown";
+    }
+  }
+
   /** "2 vCPU AMD EPYC, 23.4 GiB" — our instance type. */
   String description() {
     return String.format(Locale.ROOT, "%d vCPU %s, %.1f GiB", cores, cpuModel, memGiB);

@@ -41,7 +41,14 @@ final class Stage1Command implements Callable<Integer> {
       RunResult limit = stage.rawLimit();
       report.add(limit);
       for (int r : relays) {
+        String loadBefore = Machine.loadAverage();
+        double serverCpu = db.serverCpuSeconds();
         RunResult run = stage.relays(r);
+        if (serverCpu >= 0) {
+          report.note(String.format(java.util.Locale.ROOT, "stage1 R=%d: MariaDB used %.2f CPU s over the run (start-up"
+              + " included; not in the relays' CPU seconds); load average before %s, after %s.", r,
+              db.serverCpuSeconds() - serverCpu, loadBefore, Machine.loadAverage()));
+        }
         report.note(String.format(java.util.Locale.ROOT, "stage1 R=%d: %.2f s from starting the relay JVMs to the first fetcher"
             + " logging that it connected (JVM start-up, config; not in the duration nor the CPU seconds).", r,
             stage.startupSeconds()));
