@@ -32,6 +32,10 @@ final class PerfOptions {
   @Option(names = "--source", description = "jdbc:mysql://host:port/db?user=…&password=… instead of a private MariaDB")
   String source;
 
+  @Option(names = "--repeat", defaultValue = "1", description = "measure each configuration k times; the report adds"
+      + " min/median/max (default ${DEFAULT-VALUE})")
+  int repeat;
+
   @Option(names = "--json", description = "also write the JSON result to this file")
   Path json;
 

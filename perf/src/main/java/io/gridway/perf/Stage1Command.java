@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -38,21 +39,11 @@ final class Stage1Command implements Callable<Integer> {
       LoadCommand.Loaded loaded = LoadCommand.load(db, workload, report);
       quiesce(db);
       Stage1Run stage = new Stage1Run(db, workload, loaded, machine, dir, relayHeap);
-      RunResult limit = stage.rawLimit();
-      report.add(limit);
-      for (int r : relays) {
-        String loadBefore = Machine.loadAverage();
-        double serverCpu = db.serverCpuSeconds();
-        RunResult run = stage.relays(r);
-        if (serverCpu >= 0) {
-          report.note(String.format(java.util.Locale.ROOT, "stage1 R=%d: MariaDB used %.2f CPU s over the run (start-up"
-              + " included; not in the relays' CPU seconds); load average before %s, after %s.", r,
-              db.serverCpuSeconds() - serverCpu, loadBefore, Machine.loadAverage()));
-        }
-        report.note(String.format(java.util.Locale.ROOT, "stage1 R=%d: %.2f s from starting the relay JVMs to the first fetcher"
-            + " logging that it connected (JVM start-up, config; not in the duration nor the CPU seconds).", r,
-            stage.startupSeconds()));
-        report.add(limit.valid() && run.valid() ? run.withLimitRatio(run.eventsPerSec() / limit.eventsPerSec()) : run);
+      for (int repetition = 1; repetition <= options.repeat; repetition++) {
+        measure(db, stage, report);
+      }
+      if (options.repeat > 1) {
+        Repeats.summarise(report);
       }
       report.note("Stage 1 timing: from the first relay's fetcher logging that it connected to the binlog (the"
           + " whitepaper's \"beginning timestamp\" from the relay's log, read as it is written) until"
@@ -64,6 +55,26 @@ final class Stage1Command implements Callable<Integer> {
     System.out.print(report.markdown());
     System.out.println("\nreport: " + dir.resolve("report.md"));
     return report.runs().stream().allMatch(RunResult::valid) ? 0 : PerfCommand.EXIT_INVALID_RUN;
+  }
+
+  /** One repetition: the limit, then each relay count; ratios are to this repetition's limit. */
+  private void measure(SourceDb db, Stage1Run stage, Report report) throws Exception {
+    RunResult limit = stage.rawLimit();
+    report.add(limit);
+    for (int r : relays) {
+      String loadBefore = Machine.loadAverage();
+      double serverCpu = db.serverCpuSeconds();
+      RunResult run = stage.relays(r);
+      if (serverCpu >= 0) {
+        report.note(String.format(Locale.ROOT, "stage1 R=%d: MariaDB used %.2f CPU s over the run (start-up"
+            + " included; not in the relays' CPU seconds); load average before %s, after %s.", r,
+            db.serverCpuSeconds() - serverCpu, loadBefore, Machine.loadAverage()));
+      }
+      report.note(String.format(Locale.ROOT, "stage1 R=%d: %.2f s from starting the relay JVMs to the first fetcher"
+          + " logging that it connected (JVM start-up, config; not in the duration nor the CPU seconds).", r,
+          stage.startupSeconds()));
+      report.add(limit.valid() && run.valid() ? run.withLimitRatio(run.eventsPerSec() / limit.eventsPerSec()) : run);
+    }
   }
 
   /** Waits (at most 2 min) until InnoDB has written the loaded pages back, so its I/O does not disturb the timing. */

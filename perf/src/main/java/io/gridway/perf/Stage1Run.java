@@ -3,6 +3,7 @@ package io.gridway.perf;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,7 +54,9 @@ final class Stage1Run {
 
   RunResult relays(int count) throws Exception {
     Files.createDirectories(dir);
-    Path password = dir.resolve("replication.pw");
+    // owner-only, outside the results directory, deleted when the relays are gone (a --source password)
+    Path password = Files.createTempFile("gridway-perf-", ".pw",
+        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
     Files.writeString(password, db.replicationPassword());
     String config = count == 1 ? "single relay, all tables" : count + " relays, tables split by include lists";
     long capacityMiB = bufferMiB(count);
@@ -138,6 +141,7 @@ final class Stage1Run {
       for (RelayProcess p : processes) {
         p.close();
       }
+      Files.deleteIfExists(password);
     }
   }
 

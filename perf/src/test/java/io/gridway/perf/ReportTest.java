@@ -34,4 +34,16 @@ class ReportTest {
         .containsEntry("vcpus", 0.6).containsEntry("cpuLoad", 0.3).containsEntry("limitRatio", 0.3));
     assertThat(report.markdown()).contains("n1-standard-2").contains("| 17,083 |"); // 30,750 ev/s / 1.80 vCPUs
   }
+
+  @Test
+  void repeatsSummariseMinMedianMaxOfTheValidRuns() {
+    List<RunResult> runs = List.of(
+        RunResult.valid("stage1", "single relay", 1, 1, WORKLOAD, 480_000, 1L, 4.0, 1.0, 2),
+        RunResult.valid("stage1", "single relay", 1, 1, WORKLOAD, 480_000, 1L, 6.0, 1.0, 2),
+        RunResult.invalid("stage1", "single relay", 1, 1, WORKLOAD, 1, 9.0, 1.0, 2, "crashed"),
+        RunResult.valid("stage1", "single relay", 1, 1, WORKLOAD, 480_000, 1L, 5.0, 1.0, 2));
+
+    assertThat(Repeats.summary("stage1 — single relay", runs)).isEqualTo(
+        "stage1 — single relay: 3 valid of 4 runs; events/s min 80,000, median 96,000, max 120,000.");
+  }
 }
