@@ -24,7 +24,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
 @Command(name = "gridway", mixinStandardHelpOptions = false, usageHelpAutoWidth = true,
     description = "Gridway change-data-capture replication grid.",
     subcommands = {RelayCommand.class, ConsumerCommand.class, ControllerCommand.class, ClusterCommand.class,
-        PolicyCommand.class, VersionCommand.class},
+        PolicyCommand.class, io.gridway.perf.PerfCommand.class, VersionCommand.class},
     synopsisSubcommandLabel = "COMMAND",
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:success, or a clean shutdown after SIGTERM/SIGINT", "1:failure at run time",
@@ -32,7 +32,8 @@ import picocli.CommandLine.UnmatchedArgumentException;
     footerHeading = "%nExamples:%n",
     footer = {"  gridway relay --config conf/relay.yaml", "  gridway consumer --config conf/consumer.yaml",
         "  gridway controller --config conf/controller.yaml", "  gridway cluster status --config conf/controller.yaml --json",
-        "  gridway policy validate conf/policy.yaml", "  gridway <command> --help"})
+        "  gridway policy validate conf/policy.yaml", "  gridway perf stage1 --quick",
+        "  gridway <command> --help"})
 public final class Gridway implements Runnable {
   /** Success, or a clean shutdown. */
   public static final int OK = 0;

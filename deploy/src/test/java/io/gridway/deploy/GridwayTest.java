@@ -12,6 +12,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class GridwayTest {
   /** Every command path a user can type, each checked for --help. */
   static final List<String> COMMANDS = List.of("", "relay", "consumer", "controller", "cluster", "cluster init", "cluster status",
+      "perf", "perf load", "perf stage1",
       "policy", "policy validate", "policy explain", "version");
 
   @Test

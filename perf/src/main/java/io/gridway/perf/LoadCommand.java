@@ -10,7 +10,10 @@ import picocli.CommandLine.Option;
 
 /** {@code gridway perf load}: writes the workload with no grid running and reports what the binlog holds. */
 @Command(name = "load", mixinStandardHelpOptions = true,
-    description = "Create the tables and write N random ~1,100-byte records (inserts, optionally updates).")
+    description = "Create the tables and write N random ~1,100-byte records (inserts, optionally updates).",
+    footerHeading = "%nExamples:%n",
+    footer = {"  gridway perf load --quick", "  gridway perf load --records 480000 --updates --writers 4 --hold",
+        "  gridway perf load --source jdbc:mysql://db.example:3306/perf?user=perf&password=…"})
 final class LoadCommand implements Callable<Integer> {
   @Mixin PerfOptions options;
 

@@ -12,7 +12,12 @@ import picocli.CommandLine.Command;
  * error, 2 on a bad command line.
  */
 @Command(name = "perf", mixinStandardHelpOptions = true, subcommands = {LoadCommand.class, Stage1Command.class},
-    description = "Load the whitepaper's workload and measure the grid's stages; reports under perf/results/.")
+    description = "Load the whitepaper's workload and measure the grid's stages; reports under perf/results/.",
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {"0:every run valid", "1:error", "2:bad command line", "3:a run was invalid (the report says why)"},
+    footerHeading = "%nExamples:%n",
+    footer = {"  gridway perf stage1 --quick", "  gridway perf stage1 --relays 1,2,3 --json stage1.json",
+        "  gridway perf load --records 4800000 --updates --hold"})
 public final class PerfCommand implements Runnable {
   static final int EXIT_INVALID_RUN = 3;
 

@@ -17,7 +17,9 @@ import picocli.CommandLine.Option;
  * relay's buffer. Exit 3 when a run is invalid.
  */
 @Command(name = "stage1", mixinStandardHelpOptions = true,
-    description = "Binlog → relay buffer with R relays as separate JVMs, beside the raw binlog-read limit.")
+    description = "Binlog → relay buffer with R relays as separate JVMs, beside the raw binlog-read limit.",
+    footerHeading = "%nExamples:%n",
+    footer = {"  gridway perf stage1 --quick", "  gridway perf stage1 --relays 1,2,3 --repeat 3 --json stage1.json"})
 final class Stage1Command implements Callable<Integer> {
   @Mixin PerfOptions options;
 
