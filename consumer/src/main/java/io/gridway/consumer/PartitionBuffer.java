@@ -40,8 +40,9 @@ final class PartitionBuffer {
   private final Condition published = lock.newCondition();
   /** Guarded by {@link #lock}. */
   private final ArrayDeque<WindowData> queue = new ArrayDeque<>();
-  /** Confined to the puller's thread. */
+  /** Confined to the puller's thread: offered windows not yet published, and their bytes. */
   private final List<WindowData> staged = new ArrayList<>();
+  private long stagedBytes;
   private volatile long peakBytes;
   private volatile long publications;
   private volatile boolean closed;
@@ -60,12 +61,13 @@ final class PartitionBuffer {
       return true; // dropped: the partition is stopping and the puller will not read further
     }
     int size = window.byteSize();
-    if (!fits(heldBytes.get(), size)) {
+    long held = heldBytes.get() + stagedBytes;
+    if (!fits(held, size)) {
       return false;
     }
-    long held = heldBytes.addAndGet(size);
-    if (held > peakBytes) {
-      peakBytes = held;
+    stagedBytes += size; // added to heldBytes at publish: one atomic per network read, not per window
+    if (held + size > peakBytes) {
+      peakBytes = held + size;
     }
     int last = staged.size() - 1;
     if (window.isHeartbeat() && last >= 0 && staged.get(last).isHeartbeat()) {
@@ -86,6 +88,8 @@ final class PartitionBuffer {
     if (staged.isEmpty()) {
       return;
     }
+    heldBytes.addAndGet(stagedBytes);
+    stagedBytes = 0;
     lock.lock();
     try {
       if (!closed) {
@@ -113,7 +117,7 @@ final class PartitionBuffer {
     boolean now;
     lock.lock();
     try {
-      now = closed || fits(heldBytes.get(), size);
+      now = closed || fits(heldBytes.get() + stagedBytes, size);
       spaceListener = now ? null : listener;
       spaceNeeded = size;
     } finally {
@@ -211,11 +215,9 @@ final class PartitionBuffer {
       for (WindowData w : queue) {
         dropped += w.byteSize();
       }
-      for (WindowData w : staged) {
-        dropped += w.byteSize();
-      }
       queue.clear();
       staged.clear();
+      stagedBytes = 0; // never added to heldBytes
       heldBytes.addAndGet(-dropped);
       listener = spaceListener;
       spaceListener = null;
@@ -229,7 +231,7 @@ final class PartitionBuffer {
     }
   }
 
-  /** Bytes of windows received and not yet committed. */
+  /** Bytes of windows received (published) and not yet committed. */
   long heldBytes() {
     return heldBytes.get();
   }

@@ -145,6 +145,7 @@ final class Puller {
       return;
     } finally {
       buffer.publish(); // the windows before a bad frame are whole and valid: they go on
+      state.received(stream.lastScn());
     }
     reportStreamError(c);
   }
@@ -271,6 +272,7 @@ final class Puller {
       return;
     } finally {
       buffer.publish();
+      state.received(stream.lastScn());
     }
     paused = false;
     reportStreamError(c);
@@ -301,7 +303,6 @@ final class Puller {
         return false;
       }
       failures = 0;
-      state.received(window.scn());
       return true;
     }
 

@@ -18,6 +18,8 @@ class PartitionBufferTest {
     PartitionBuffer buffer = new PartitionBuffer(1000);
     assertThat(buffer.tryOffer(window(1, 600))).isTrue();
     assertThat(buffer.tryOffer(window(2, 300))).isTrue();
+    assertThat(buffer.tryOffer(window(3, 500))).isFalse(); // staged bytes count before they are published
+    buffer.publish();
     assertThat(buffer.tryOffer(window(3, 500))).isFalse();
     AtomicInteger told = new AtomicInteger();
     buffer.onSpace(500, told::incrementAndGet);
@@ -35,6 +37,8 @@ class PartitionBufferTest {
     assertThat(buffer.tryOffer(window(1, 5000))).isTrue();
     assertThat(buffer.tryOffer(window(2, 1))).isFalse();
     assertThat(buffer.tryOffer(WindowData.heartbeat(3, 0, 0, 0))).isTrue();
+    assertThat(buffer.heldBytes()).isZero(); // not yet published
+    buffer.publish();
     assertThat(buffer.heldBytes()).isEqualTo(5000);
     assertThat(buffer.peakBytes()).isEqualTo(5000);
   }
