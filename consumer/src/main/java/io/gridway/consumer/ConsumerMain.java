@@ -1,5 +1,10 @@
 package io.gridway.consumer;
 
+import io.gridway.cluster.ClusterAdmin;
+import io.gridway.cluster.ConsumerParticipant;
+import io.gridway.cluster.GroupSpec;
+import io.gridway.cluster.ZkCheckpointStore;
+import io.gridway.cluster.ZkConfig;
 import io.gridway.consumer.apply.LoggingApplier;
 import io.gridway.consumer.apply.NullApplier;
 import io.gridway.consumer.checkpoint.FileCheckpointStore;
@@ -15,7 +20,10 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
+import java.util.stream.IntStream;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -23,6 +31,11 @@ import java.util.concurrent.CountDownLatch;
  * ServiceConfig}). Wires the library with the file checkpoint store and the null or logging applier,
  * checks the relays, starts the configured partitions and runs until SIGTERM/SIGINT, then stops them
  * gracefully (in-flight batches finish, final checkpoints are written).
+ *
+ * <p>With a {@code cluster:} section it starts no partition itself: it joins the Helix cluster as a
+ * {@link ConsumerParticipant} (creating the consumer group if it does not exist) and runs the partitions
+ * Helix makes it lead ({@link HelixPartitionOwner}), with checkpoints in ZooKeeper ({@link ZkCheckpointStore},
+ * at-least-once) or, with the jdbc applier, in the target.
  *
  * <p>Prints {@code gridway consumer started} on standard output once its partitions run. Exit codes: 0
  * after a clean shutdown, 1 when it fails at run time (a partition FAILED: the log names the batch's SCNs
@@ -42,16 +55,30 @@ public final class ConsumerMain {
     ServiceConfig config;
     CheckpointStore store;
     BatchHandler handler;
+    ZkConfig zk = null;
     try {
       config = ConfigLoader.load(Path.of(args[1]), ServiceConfig.class);
-      RelayPreflight.check(config.consumer(), Duration.ofSeconds(3));
+      ConsumerConfig checked = config.consumer();
+      if (config.isClustered()) {
+        checked = checked.withPartitions(IntStream.range(0, config.cluster().partitions()).boxed().toList());
+        zk = ZkConfig.external(config.cluster().zk());
+      }
+      RelayPreflight.check(checked, Duration.ofSeconds(3));
       if (config.applier().type().equals("jdbc")) { // checkpoints in the target, in the data's transactions
-        JdbcService jdbc = JdbcService.start(config.consumer(), config.applier().jdbc(), Metrics.globalRegistry);
+        JdbcService jdbc = JdbcService.start(checked, config.applier().jdbc(), Metrics.globalRegistry);
         store = jdbc.store();
         handler = jdbc.applier();
       } else {
-        store = new FileCheckpointStore(config.checkpoints().dir());
+        store = zk != null ? ZkCheckpointStore.open(zk, config.cluster().name(), Clock.systemUTC())
+            : new FileCheckpointStore(config.checkpoints().dir());
         handler = applier(config.applier());
+      }
+      if (zk != null) {
+        try (ClusterAdmin admin = new ClusterAdmin(zk, config.cluster().name())) {
+          admin.init();
+          admin.createOrUpdateGroup(new GroupSpec(config.cluster().group(), config.cluster().partitions(),
+              config.cluster().replicas()));
+        }
       }
     } catch (ConfigException | IllegalArgumentException | CheckpointException e) {
       System.err.println("configuration error: " + e.getMessage());
@@ -59,19 +86,37 @@ public final class ConsumerMain {
       return;
     }
     GridwayConsumer consumer = GridwayConsumer.builder(config.consumer()).checkpointStore(store).handler(handler).build();
+    ConsumerParticipant participant = zk == null ? null
+        : new ConsumerParticipant(zk, config.cluster().name(), config.cluster().instance(), config.cluster().endpoint(),
+            Map.of(config.cluster().group(), new HelixPartitionOwner(consumer)), store);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      if (participant != null) {
+        participant.close(); // releases every partition it leads (each stops and records its checkpoint)
+      }
       consumer.stop();
+      if (participant != null) {
+        store.close();
+      }
       stopped.countDown();
     }, "gridway-shutdown"));
-    consumer.start();
-    System.out.println("gridway consumer started: source " + config.consumer().source() + ", partitions "
-        + config.consumer().partitions());
+    if (participant != null) {
+      participant.start();
+      System.out.println("gridway consumer started: source " + config.consumer().source() + ", group "
+          + config.cluster().group() + " of cluster " + config.cluster().name() + " as " + config.cluster().instance());
+    } else {
+      consumer.start();
+      System.out.println("gridway consumer started: source " + config.consumer().source() + ", partitions "
+          + config.consumer().partitions());
+    }
     System.out.flush();
     while (!stopped.await(1, java.util.concurrent.TimeUnit.SECONDS)) {
       for (PartitionStatus status : consumer.statuses().values()) {
         if (status.state() == PartitionStatus.State.FAILED) {
           System.err.println("partition " + status.partition() + " failed: " + status.detail());
+          if (participant != null) {
+            participant.close();
+          }
           consumer.stop();
           System.exit(1);
         }

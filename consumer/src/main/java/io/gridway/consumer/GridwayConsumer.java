@@ -91,7 +91,21 @@ public final class GridwayConsumer implements AutoCloseable {
     start(partition, Objects.requireNonNull(checkpoint, "checkpoint").value());
   }
 
+  /**
+   * Starts a partition from its stored checkpoint under a generation the caller has already claimed from
+   * this consumer's checkpoint store (a cluster participant taking over the partition): its checkpoint
+   * writes carry {@code generation}, and once a newer one is claimed elsewhere they are fenced and the
+   * partition stops (FAILED). A partition running under another generation is stopped first.
+   */
+  public void leadPartition(int partition, long generation) {
+    start(partition, null, generation);
+  }
+
   private void start(int partition, Long scn) {
+    start(partition, scn, null);
+  }
+
+  private void start(int partition, Long scn, Long generation) {
     if (partition < 0 || partition > 0xFFFF) {
       throw new IllegalArgumentException("partitions: " + partition + " out of range 0..65535");
     }
@@ -102,13 +116,14 @@ public final class GridwayConsumer implements AutoCloseable {
         throw new IllegalStateException("the consumer is stopped");
       }
       PartitionRunner current = running.get(partition);
-      if (current != null && !current.status().state().equals(PartitionStatus.State.FAILED)) {
+      if (current != null && !current.status().state().equals(PartitionStatus.State.FAILED)
+          && (generation == null || generation == current.generation())) {
         return;
       }
       if (current != null) {
         stopRunner(current); // a failed partition restarts from its durable checkpoint
       }
-      PartitionRunner runner = new PartitionRunner(shared, partition, scn);
+      PartitionRunner runner = new PartitionRunner(shared, partition, scn, generation);
       running.put(partition, runner);
       finished.remove(partition);
       runner.start();

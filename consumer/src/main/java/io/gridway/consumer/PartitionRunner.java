@@ -25,6 +25,7 @@ final class PartitionRunner {
   private static final Logger LOG = LoggerFactory.getLogger(PartitionRunner.class);
 
   private final int partition;
+  private final long generation;
   private final PartitionState state;
   private final PartitionBuffer buffer;
   private final PartitionMetrics metrics;
@@ -41,13 +42,14 @@ final class PartitionRunner {
 
   /**
    * Claims the partition in the store and wires it. {@code startScn} overrides the stored checkpoint
-   * (and discards stored micro-partition progress) when not null.
+   * (and discards stored micro-partition progress) when not null. {@code claimed}, when not null, is a
+   * generation the caller has already claimed (a cluster participant): it is used instead of a new claim.
    */
-  PartitionRunner(Shared shared, int partition, Long startScn) {
+  PartitionRunner(Shared shared, int partition, Long startScn, Long claimed) {
     ConsumerConfig config = shared.config();
     this.partition = partition;
     int k = config.microBatch().count();
-    long generation = shared.store().claim(config.group(), partition);
+    this.generation = claimed != null ? claimed : shared.store().claim(config.group(), partition);
     List<Checkpoint> stored = shared.store().read(config.group(), partition);
     long start = 0;
     long[] micro = new long[k];
@@ -98,6 +100,7 @@ final class PartitionRunner {
   private void fenced() {
     state.fail("checkpoint fenced: another owner claimed partition " + partition, null);
     committer.fail(new IllegalStateException("checkpoint fenced"));
+    puller.stop(); // nothing more is pulled either; stop() (or a restart) tears the rest down
   }
 
   /**
@@ -143,5 +146,10 @@ final class PartitionRunner {
 
   int partition() {
     return partition;
+  }
+
+  /** The fencing generation its checkpoint writes carry. */
+  long generation() {
+    return generation;
   }
 }
