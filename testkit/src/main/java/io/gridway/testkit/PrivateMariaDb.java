@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Thread-safe. Lifecycle methods are synchronized; {@link #port()} stays the same across
  * restarts.
  */
-public final class PrivateMariaDb implements AutoCloseable {
+public final class PrivateMariaDb extends NativeDatabase {
   private static final String ROOT_PASSWORD = "gridway-root";
   private static final String REPLICATION_USER = "gridway_repl";
   private static final String REPLICATION_PASSWORD = "gridway-repl";
@@ -40,29 +40,13 @@ public final class PrivateMariaDb implements AutoCloseable {
   private static final SharedInstance<PrivateMariaDb> SHARED =
       new SharedInstance<>(() -> launch(true), PrivateMariaDb::isClosed);
 
-  private final boolean shared;
   private final int serverId;
-  private final InstanceLease lease;
-  private final NativeServer server;
-  private final DatabaseNames names = new DatabaseNames();
   private volatile String rootPassword = ""; // the password set by install-db, until bootstrap()
-  private boolean closed; // guarded by this
 
   private PrivateMariaDb(boolean shared, int serverId, InstanceLease lease) {
-    this.shared = shared;
+    super(shared, "MariaDB", lease, port -> MariaDbCommands.server(lease.dir(), port, serverId), Termination.Signal.TERM,
+        START_TIMEOUT, STOP_GRACE, MariaDbCommands.serverLog(lease.dir()));
     this.serverId = serverId;
-    this.lease = lease;
-    this.server =
-        new NativeServer(
-            new NativeServer.Spec(
-                shared ? "shared MariaDB" : "MariaDB",
-                port -> MariaDbCommands.server(lease.dir(), port, serverId),
-                port -> () -> answers(port),
-                Termination.Signal.TERM,
-                START_TIMEOUT,
-                STOP_GRACE),
-            lease,
-            MariaDbCommands.serverLog(lease.dir()));
   }
 
   /** This JVM's shared server, started on first use. Do not stop, restart or close it. */
@@ -127,7 +111,8 @@ public final class PrivateMariaDb implements AutoCloseable {
     }
   }
 
-  private boolean answers(int port) throws SQLException {
+  @Override
+  boolean answers(int port) throws SQLException {
     try (Connection c =
             DriverManager.getConnection(
                 url(port, "") + "?connectTimeout=1000", "root", rootPassword);
@@ -135,14 +120,6 @@ public final class PrivateMariaDb implements AutoCloseable {
         ResultSet rs = s.executeQuery("SELECT 1")) {
       return rs.next();
     }
-  }
-
-  public String host() {
-    return "127.0.0.1";
-  }
-
-  public int port() {
-    return server.port();
   }
 
   /** The {@code server_id} of this server, unique within the JVM. */
@@ -168,6 +145,7 @@ public final class PrivateMariaDb implements AutoCloseable {
   }
 
   /** {@code jdbc:mariadb://127.0.0.1:<port>/<database>}; an empty database names none. */
+  @Override
   public String jdbcUrl(String database) {
     return url(port(), database);
   }
@@ -177,105 +155,24 @@ public final class PrivateMariaDb implements AutoCloseable {
   }
 
   /** A new connection as root to {@code database} (empty for none); the caller closes it. */
+  @Override
   public Connection connect(String database) throws SQLException {
     return DriverManager.getConnection(jdbcUrl(database), rootUser(), rootPassword);
   }
 
-  /** Runs {@code statements} in order, as root, in {@code database} (empty for none). */
-  public void execute(String database, String... statements) throws SQLException {
-    try (Connection c = connect(database);
-        Statement s = c.createStatement()) {
-      for (String sql : statements) {
-        s.execute(sql);
-      }
-    }
+  @Override
+  String adminDatabase() {
+    return "";
   }
 
-  /**
-   * Creates a new, empty database named {@code <prefix>_<n>}, unique in this server, and returns
-   * its name.
-   */
-  public String createDatabase(String prefix) {
-    String name = names.next(prefix);
-    try {
-      execute("", "CREATE DATABASE `" + name + "`");
-    } catch (SQLException e) {
-      throw new IllegalStateException("cannot create database " + name, e);
-    }
-    return name;
+  @Override
+  String createDatabaseStatement(String name) {
+    return "CREATE DATABASE `" + name + "`";
   }
 
   /** The data directory; the binlog files ({@code mariadb-bin.*}) are in it. */
+  @Override
   public Path dataDir() {
     return MariaDbCommands.dataDir(lease.dir());
-  }
-
-  /** The server's log (its stderr), appended to across restarts. */
-  public Path logFile() {
-    return server.log();
-  }
-
-  public boolean isRunning() {
-    return server.isRunning();
-  }
-
-  /** Shuts the server down cleanly; data and port are kept for {@link #start()}. */
-  public void stop() {
-    requireDedicated("stop");
-    server.stop();
-  }
-
-  /** Starts a stopped or killed server again on the same data directory and port. */
-  public void start() {
-    requireDedicated("start");
-    server.start();
-  }
-
-  /** {@link #stop()} then {@link #start()}. */
-  public void restart() {
-    requireDedicated("restart");
-    server.stop();
-    server.start();
-  }
-
-  /** SIGKILLs the server, as a crash would; {@link #start()} then runs crash recovery. */
-  public void kill() {
-    requireDedicated("kill");
-    server.kill();
-  }
-
-  /** Stops a dedicated server and deletes its data. Not allowed on the {@link #shared()} one. */
-  @Override
-  public void close() {
-    requireDedicated("close");
-    shutdown();
-  }
-
-  synchronized void shutdown() {
-    if (closed) {
-      return;
-    }
-    closed = true;
-    ShutdownHook.unregister(this);
-    server.close();
-  }
-
-  synchronized boolean isClosed() {
-    return closed;
-  }
-
-  private void requireDedicated(String action) {
-    if (shared) {
-      throw new UnsupportedOperationException(
-          "cannot "
-              + action
-              + " the shared MariaDB: other test classes use it too;"
-              + " use PrivateMariaDb.dedicated() (or MariaDbExtension.dedicated())");
-    }
-  }
-
-  @Override
-  public String toString() {
-    return (shared ? "shared " : "") + "PrivateMariaDb[" + lease.dir() + "]";
   }
 }

@@ -26,34 +26,18 @@ import java.time.Duration;
  * <p>Thread-safe. Lifecycle methods are synchronized; {@link #port()} stays the same across
  * restarts.
  */
-public final class PrivatePostgres implements AutoCloseable {
+public final class PrivatePostgres extends NativeDatabase {
   private static final Duration INITDB_TIMEOUT = Duration.ofSeconds(60);
   private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
   private static final Duration STOP_GRACE = Duration.ofSeconds(30);
   private static final SharedInstance<PrivatePostgres> SHARED =
       new SharedInstance<>(() -> launch(true), PrivatePostgres::isClosed);
 
-  private final boolean shared;
-  private final InstanceLease lease;
-  private final NativeServer server;
-  private final DatabaseNames names = new DatabaseNames();
-  private boolean closed; // guarded by this
 
   private PrivatePostgres(boolean shared, Path binDir, InstanceLease lease) {
-    this.shared = shared;
-    this.lease = lease;
-    this.server =
-        new NativeServer(
-            new NativeServer.Spec(
-                shared ? "shared PostgreSQL" : "PostgreSQL",
-                port -> PostgresCommands.server(binDir, lease.dir(), port),
-                port -> () -> answers(port),
-                Termination.Signal
-                    .INT, // "fast" shutdown; SIGTERM would wait for every client to leave
-                START_TIMEOUT,
-                STOP_GRACE),
-            lease,
-            PostgresCommands.serverLog(lease.dir()));
+    // SIGINT is PostgreSQL's "fast" shutdown; SIGTERM would wait for every client to leave.
+    super(shared, "PostgreSQL", lease, port -> PostgresCommands.server(binDir, lease.dir(), port), Termination.Signal.INT,
+        START_TIMEOUT, STOP_GRACE, PostgresCommands.serverLog(lease.dir()));
   }
 
   /** This JVM's shared server, started on first use. Do not stop, restart or close it. */
@@ -89,7 +73,8 @@ public final class PrivatePostgres implements AutoCloseable {
     }
   }
 
-  private static boolean answers(int port) throws SQLException {
+  @Override
+  boolean answers(int port) throws SQLException {
     try (Connection c =
             DriverManager.getConnection(
                 url(port, "postgres") + "?connectTimeout=1", PostgresCommands.SUPERUSER, "");
@@ -97,14 +82,6 @@ public final class PrivatePostgres implements AutoCloseable {
         ResultSet rs = s.executeQuery("SELECT 1")) {
       return rs.next();
     }
-  }
-
-  public String host() {
-    return "127.0.0.1";
-  }
-
-  public int port() {
-    return server.port();
   }
 
   /** The superuser; it needs no password (trust authentication). */
@@ -118,6 +95,7 @@ public final class PrivatePostgres implements AutoCloseable {
   }
 
   /** {@code jdbc:postgresql://127.0.0.1:<port>/<database>}. */
+  @Override
   public String jdbcUrl(String database) {
     return url(port(), database);
   }
@@ -127,104 +105,23 @@ public final class PrivatePostgres implements AutoCloseable {
   }
 
   /** A new connection as the superuser to {@code database}; the caller closes it. */
+  @Override
   public Connection connect(String database) throws SQLException {
     return DriverManager.getConnection(jdbcUrl(database), user(), password());
   }
 
-  /** Runs {@code statements} in order, as the superuser, in {@code database} (autocommit). */
-  public void execute(String database, String... statements) throws SQLException {
-    try (Connection c = connect(database);
-        Statement s = c.createStatement()) {
-      for (String sql : statements) {
-        s.execute(sql);
-      }
-    }
+  @Override
+  String adminDatabase() {
+    return "postgres";
   }
 
-  /**
-   * Creates a new, empty database named {@code <prefix>_<n>}, unique in this server, and returns
-   * its name.
-   */
-  public String createDatabase(String prefix) {
-    String name = names.next(prefix);
-    try {
-      execute("postgres", "CREATE DATABASE \"" + name + "\"");
-    } catch (SQLException e) {
-      throw new IllegalStateException("cannot create database " + name, e);
-    }
-    return name;
+  @Override
+  String createDatabaseStatement(String name) {
+    return "CREATE DATABASE \"" + name + "\"";
   }
 
+  @Override
   public Path dataDir() {
     return PostgresCommands.dataDir(lease.dir());
-  }
-
-  /** The server's log (its stderr), appended to across restarts. */
-  public Path logFile() {
-    return server.log();
-  }
-
-  public boolean isRunning() {
-    return server.isRunning();
-  }
-
-  /** Shuts the server down ("fast" mode: clients are disconnected); data and port are kept. */
-  public void stop() {
-    requireDedicated("stop");
-    server.stop();
-  }
-
-  /** Starts a stopped or killed server again on the same data directory and port. */
-  public void start() {
-    requireDedicated("start");
-    server.start();
-  }
-
-  /** {@link #stop()} then {@link #start()}. */
-  public void restart() {
-    requireDedicated("restart");
-    server.stop();
-    server.start();
-  }
-
-  /** SIGKILLs the server, as a crash would; {@link #start()} then runs crash recovery. */
-  public void kill() {
-    requireDedicated("kill");
-    server.kill();
-  }
-
-  /** Stops a dedicated server and deletes its data. Not allowed on the {@link #shared()} one. */
-  @Override
-  public void close() {
-    requireDedicated("close");
-    shutdown();
-  }
-
-  synchronized void shutdown() {
-    if (closed) {
-      return;
-    }
-    closed = true;
-    ShutdownHook.unregister(this);
-    server.close();
-  }
-
-  synchronized boolean isClosed() {
-    return closed;
-  }
-
-  private void requireDedicated(String action) {
-    if (shared) {
-      throw new UnsupportedOperationException(
-          "cannot "
-              + action
-              + " the shared PostgreSQL: other test classes use it too;"
-              + " use PrivatePostgres.dedicated() (or PostgresExtension.dedicated())");
-    }
-  }
-
-  @Override
-  public String toString() {
-    return (shared ? "shared " : "") + "PrivatePostgres[" + lease.dir() + "]";
   }
 }
