@@ -10,11 +10,8 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code gridway consumer --config consumer.yaml}: validates the file with the launcher's error handling,
- * then hands over to {@link ConsumerMain}.
- *
- * <p>Pitfall: {@code ConsumerMain} has only {@code main}, which calls {@link System#exit} itself (2 when
- * the relays are unreachable, 1 when a partition fails); until it offers a {@code run(args) → exit code}
- * this command cannot return to the launcher, so those two paths print its own messages.
+ * then runs {@link ConsumerMain#run}, whose exit code it returns (2 when the relays are unreachable, 1 when a
+ * partition fails, 0 after SIGTERM/SIGINT).
  */
 @Command(name = "consumer", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
     description = {"Run a consumer: pull partitions of one source from its relays and apply them, checkpointing as it goes.",
@@ -29,7 +26,6 @@ final class ConsumerCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     ConfigLoader.load(config, ServiceConfig.class);
-    ConsumerMain.main(new String[] {"--config", config.toString()});
-    return Gridway.OK;
+    return ConsumerMain.run(new String[] {"--config", config.toString()});
   }
 }
