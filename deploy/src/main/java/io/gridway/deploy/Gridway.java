@@ -13,7 +13,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * {@code gridway}: one command for every role ({@code relay}, {@code consumer}, {@code controller}, {@code
- * cluster}, {@code policy}, {@code version}).
+ * cluster}, {@code policy}, {@code perf}, {@code demo}, {@code version}).
  *
  * <p>Exit codes, the same for every subcommand: {@value #OK} success (or a clean shutdown after
  * SIGTERM/SIGINT), {@value #RUNTIME_FAILURE} failure at run time, {@value #USAGE} bad command line or
@@ -24,13 +24,16 @@ import picocli.CommandLine.UnmatchedArgumentException;
 @Command(name = "gridway", mixinStandardHelpOptions = false, usageHelpAutoWidth = true,
     description = "Gridway change-data-capture replication grid.",
     subcommands = {RelayCommand.class, ConsumerCommand.class, ControllerCommand.class, ClusterCommand.class,
-        PolicyCommand.class, io.gridway.perf.PerfCommand.class, VersionCommand.class},
+        PolicyCommand.class, io.gridway.perf.PerfCommand.class, io.gridway.deploy.demo.DemoCommand.class,
+        VersionCommand.class},
     synopsisSubcommandLabel = "COMMAND",
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:success, or a clean shutdown after SIGTERM/SIGINT", "1:failure at run time",
-        "2:bad command line or configuration (one paragraph: file:line: key: reason)"},
+        "2:bad command line or configuration (one paragraph: file:line: key: reason)",
+        "3:gridway demo only: source and target differ at the end of --duration"},
     footerHeading = "%nExamples:%n",
-    footer = {"  gridway relay --config conf/relay.yaml", "  gridway consumer --config conf/consumer.yaml",
+    footer = {"  gridway demo --duration 60s          # the whole grid on this machine, then source = target?",
+        "  gridway relay --config conf/relay.yaml", "  gridway consumer --config conf/consumer.yaml",
         "  gridway controller --config conf/controller.yaml", "  gridway cluster status --config conf/controller.yaml --json",
         "  gridway policy validate conf/policy.yaml", "  gridway perf stage1 --quick",
         "  gridway <command> --help"})

@@ -1,0 +1,350 @@
+package io.gridway.deploy.demo;
+
+import io.gridway.consumer.PartitionStatus;
+import io.gridway.deploy.demo.DemoTopology.DemoConsumer;
+import io.gridway.deploy.demo.GridProbe.Sample;
+import io.gridway.deploy.demo.TableComparator.TableComparison;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code gridway demo}: the whole grid in this process ({@link DemoTopology}), a steady {@link Workload} on the
+ * source, a {@link LiveView} once per second, and with {@code --duration} a drain, a source/target comparison
+ * ({@link TableComparator}) and a {@link DemoSummary}.
+ *
+ * <p>Ctrl-C (SIGINT/SIGTERM): a shutdown hook asks the run to stop and waits for it to stop everything and delete
+ * its files (the JVM then exits with the signal's status, 130 for Ctrl-C). Exit codes otherwise: {@value #EQUAL},
+ * {@value #FAILED}, {@value io.gridway.deploy.Gridway#USAGE}, {@value #DIFFERENT} (see the help). Not thread-safe:
+ * one run per instance.
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true, usageHelpAutoWidth = true, sortOptions = false,
+    description = {"Run the whole grid on this machine, in one process: a private MariaDB with the binlog on (the source),"
+        + " a private PostgreSQL (the target), ZooKeeper and a Helix controller, a relay, two consumers in one consumer"
+        + " group applying to PostgreSQL exactly-once, and a workload of inserts, updates and deletes on three tables.",
+        "Prints where to look, then one line per second: throughput, lag, the relay's SCN and the applied SCNs,"
+            + " and each consumer's partitions. Ctrl-C stops everything and deletes its data (--keep keeps it).",
+        "With --duration it stops the workload after that time, waits for the consumers to drain, compares source"
+            + " and target table by table (row counts and checksums) and prints a summary.",
+        "Needs the MariaDB and PostgreSQL server binaries (Debian packages mariadb-server and postgresql); it uses"
+            + " its own private servers on loopback ports, never the machine's databases."},
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {"0:source = target at the end of --duration (or stopped with Ctrl-C: the shell sees 130)",
+        "1:failed at run time (e.g. a server binary missing: the message names the package to install)",
+        "2:bad command line",
+        "3:source and target differ at the end of --duration"},
+    footerHeading = "%nExamples:%n",
+    footer = {"  gridway demo                          # until Ctrl-C",
+        "  gridway demo --duration 60s           # then drain, compare, summary; exit 0 only if source = target",
+        "  gridway demo --rate 500 --partitions 8",
+        "  gridway demo --duration 20s --keep    # keep configs, logs and the databases' data directories",
+        "  ./gridway demo --duration 60s         # from the source tree: builds the distribution first"})
+public final class DemoCommand implements Callable<Integer> {
+  static final int EQUAL = 0;
+  static final int FAILED = 1;
+  static final int DIFFERENT = 3;
+  private static final int CONSUMERS = 2;
+  private static final long TICK_MILLIS = 200;
+  private static final Duration ASSIGN_TIMEOUT = Duration.ofSeconds(90);
+  private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(60);
+
+  @Option(names = "--rate", defaultValue = "200", paramLabel = "TX/S",
+      description = "Transactions per second the workload writes (each 1-4 row changes). Default: ${DEFAULT-VALUE}.")
+  double rate;
+
+  @Option(names = "--duration", converter = DurationConverter.class, paramLabel = "DURATION",
+      description = "Stop after this long (e.g. 20s, 5m), drain, compare and exit. Default: run until Ctrl-C.")
+  Duration duration;
+
+  @Option(names = "--partitions", defaultValue = "4", paramLabel = "N",
+      description = "Partitions of the source, shared by the two consumers. Default: ${DEFAULT-VALUE}.")
+  int partitions;
+
+  @Option(names = "--keep", description = "Keep the demo's directory (configs, relay position, ZooKeeper data) and"
+      + " copies of the databases' data directories, and print where.")
+  boolean keep;
+
+  @Spec CommandSpec spec;
+
+  // The binlog client logs through java.util.logging (to standard error, over the live view): warnings only.
+  private static final java.util.logging.Logger BINLOG_CLIENT =
+      java.util.logging.Logger.getLogger("com.github.shyiko.mysql.binlog");
+
+  private volatile boolean stopRequested;
+
+  @Override
+  public Integer call() throws Exception {
+    validate();
+    BINLOG_CLIENT.setLevel(java.util.logging.Level.WARNING);
+    PrintWriter out = spec.commandLine().getOut();
+    Path dir = Files.createTempDirectory("gridway-demo-");
+    CountDownLatch finished = new CountDownLatch(1);
+    Thread hook = new Thread(() -> {
+      stopRequested = true;
+      try {
+        finished.await(60, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, "gridway-demo-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    DemoTopology topology = null;
+    try {
+      out.println("gridway demo: starting the grid in this process; its files are in " + dir);
+      out.flush();
+      topology = DemoTopology.start(dir, partitions, CONSUMERS, line -> {
+        out.println("  " + line);
+        out.flush();
+      });
+      return run(topology, dir, out);
+    } finally {
+      if (stopRequested) {
+        out.println("gridway demo: stopping (Ctrl-C) ...");
+      }
+      try {
+        if (topology != null && keep) {
+          topology.keepDatabases();
+        }
+      } finally {
+        if (topology != null) {
+          closeTopology(topology, out);
+        }
+        if (keep) {
+          out.println("gridway demo: kept " + dir + " (configs, relay position, ZooKeeper data, mariadb-data/,"
+              + " postgresql-data/)");
+        } else {
+          deleteTree(dir);
+        }
+        out.flush();
+        finished.countDown();
+        try {
+          Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+          // the JVM is shutting down (Ctrl-C): the hook is running and returns now
+        }
+      }
+    }
+  }
+
+  private void closeTopology(DemoTopology topology, PrintWriter out) {
+    try {
+      topology.close();
+    } catch (RuntimeException e) {
+      if (!stopRequested) {
+        throw e;
+      }
+      // Ctrl-C also ran the private servers' own shutdown hooks, which may have stopped one first
+      out.println("gridway demo: while stopping: " + e.getMessage());
+    }
+  }
+
+  private void validate() {
+    if (!(rate > 0 && rate <= 100_000)) {
+      throw new ParameterException(spec.commandLine(), "--rate must be above 0 and at most 100000, not " + rate);
+    }
+    if (partitions < 1 || partitions > 64) {
+      throw new ParameterException(spec.commandLine(), "--partitions must be 1..64, not " + partitions);
+    }
+    if (duration != null && duration.compareTo(Duration.ofSeconds(1)) < 0) {
+      throw new ParameterException(spec.commandLine(), "--duration must be at least 1s, not " + duration.toMillis() + "ms");
+    }
+  }
+
+  private int run(DemoTopology topology, Path dir, PrintWriter out) throws Exception {
+    awaitAssignment(topology, out);
+    if (stopRequested) {
+      return EQUAL;
+    }
+    printWhereToLook(topology, dir, out);
+    LagStats lag = new LagStats();
+    LiveView view = new LiveView(out);
+    view.header(topology.consumers().stream().map(DemoConsumer::name).toList());
+    try (Connection workloadConnection = topology.connectSource()) {
+      Workload workload = new Workload(workloadConnection, rate, new Random());
+      GridProbe probe = new GridProbe(topology, workload);
+      long start = System.nanoTime();
+      workload.start();
+      long end = duration == null ? Long.MAX_VALUE : start + duration.toNanos();
+      long nextPrint = start + TimeUnit.SECONDS.toNanos(1);
+      while (!stopRequested && System.nanoTime() < end) {
+        Thread.sleep(TICK_MILLIS);
+        if (stopRequested) {
+          break;
+        }
+        checkHealth(topology, workload);
+        Sample sample = probe.sample(millisSince(start));
+        lag.add(sample.lagMillis());
+        if (System.nanoTime() >= nextPrint) {
+          view.print(sample, "");
+          nextPrint += TimeUnit.SECONDS.toNanos(1);
+        }
+      }
+      long workloadMillis = millisSince(start);
+      if (stopRequested) {
+        stopQuietly(workload); // the servers may already be stopping: Ctrl-C reached their shutdown hooks too
+        out.printf("gridway demo: stopped after %d s: %,d transactions written, %,d row changes applied%n",
+            workloadMillis / 1000, workload.transactions(), probe.sample(millisSince(start)).appliedEvents());
+        return EQUAL;
+      }
+      workload.stop();
+      long drainStart = System.nanoTime();
+      List<TableComparison> tables = drain(topology, probe, view, start);
+      Sample last = probe.sample(millisSince(start));
+      DemoSummary summary = new DemoSummary(workloadMillis, workload.transactions(), workload.rowChanges(),
+          last.appliedEvents(), CONSUMERS, millisSince(drainStart), lag, tables);
+      summary.print(out);
+      return summary.equal() ? EQUAL : DIFFERENT;
+    }
+  }
+
+  /** Waits until Helix has given every partition to a consumer and it runs. */
+  private void awaitAssignment(DemoTopology topology, PrintWriter out) throws InterruptedException {
+    out.println("  waiting for Helix to assign the " + partitions + " partitions to the consumers ...");
+    out.flush();
+    long deadline = System.nanoTime() + ASSIGN_TIMEOUT.toNanos();
+    while (topology.runningPartitions() < partitions) {
+      for (DemoConsumer c : topology.consumers()) {
+        failure(c).ifPresent(f -> {
+          throw new DemoException(f);
+        });
+      }
+      if (stopRequested) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new DemoException("Helix did not assign all " + partitions + " partitions within "
+            + ASSIGN_TIMEOUT.toSeconds() + " s (" + topology.runningPartitions() + " run)");
+      }
+      Thread.sleep(TICK_MILLIS);
+    }
+  }
+
+  /**
+   * After the workload: until the consumers hold nothing unapplied and every table matches, or the drain timeout.
+   * The source no longer changes, so the target only converges; a match that holds is the end state.
+   */
+  private List<TableComparison> drain(DemoTopology topology, GridProbe probe, LiveView view, long start)
+      throws Exception {
+    long deadline = System.nanoTime() + DRAIN_TIMEOUT.toNanos();
+    long nextPrint = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+    try (Connection source = topology.connectSource(); Connection target = topology.connectTarget()) {
+      while (true) {
+        checkHealth(topology, null);
+        Sample sample = probe.sample(millisSince(start));
+        List<TableComparison> tables = TableComparator.compare(source, target);
+        if ((sample.heldEvents() == 0 && TableComparator.allEqual(tables)) || System.nanoTime() > deadline
+            || stopRequested) {
+          return tables;
+        }
+        if (System.nanoTime() >= nextPrint) {
+          view.print(sample, "(draining)");
+          nextPrint += TimeUnit.SECONDS.toNanos(1);
+        }
+        Thread.sleep(TICK_MILLIS);
+      }
+    }
+  }
+
+  private static void checkHealth(DemoTopology topology, Workload workload) {
+    if (workload != null && workload.failure() != null) {
+      throw new DemoException("the workload failed: " + workload.failure().getMessage(), workload.failure());
+    }
+    if (topology.relay().publisher().failure() != null) {
+      throw new DemoException("the relay stopped: " + topology.relay().publisher().failure().getMessage(),
+          topology.relay().publisher().failure());
+    }
+    for (DemoConsumer c : topology.consumers()) {
+      failure(c).ifPresent(f -> {
+        throw new DemoException(f);
+      });
+    }
+  }
+
+  private static void stopQuietly(Workload workload) {
+    try {
+      workload.stop();
+    } catch (Exception e) {
+      // stopping on Ctrl-C: a statement cut off by the source's shutdown is expected
+    }
+  }
+
+  private static Optional<String> failure(DemoConsumer c) {
+    Optional<PartitionStatus> failed = c.service().failure();
+    return failed.map(s -> c.name() + ": partition " + s.partition() + " failed: " + s.detail());
+  }
+
+  private void printWhereToLook(DemoTopology topology, Path dir, PrintWriter out) {
+    String relay = topology.relayUrl();
+    String log = System.getProperty("gridway.demo.log");
+    out.println();
+    out.println("Where to look:");
+    out.printf("  source     MariaDB    %s  (user %s, password %s)%n", topology.source().jdbcUrl(DemoSchema.DATABASE),
+        topology.source().rootUser(), topology.source().rootPassword());
+    out.printf("  target     PostgreSQL %s, schema %s  (user %s)%n", topology.target().jdbcUrl(topology.targetDatabase()),
+        DemoSchema.DATABASE, topology.target().user());
+    out.printf("  relay      %s/health  %s/v1/sources  %s/metrics   (config %s)%n", relay, relay, relay,
+        topology.relayConfig());
+    out.printf("  consumers  %s: group %s, %d partitions, checkpoints in the target's gridway_checkpoint table%n",
+        String.join(", ", topology.consumers().stream().map(c -> c.name() + " (" + c.config().getFileName() + ")").toList()),
+        DemoTopology.GROUP, partitions);
+    out.printf("  cluster    ZooKeeper %s, Helix cluster %s:  gridway cluster status --zk %s --cluster %s%n",
+        topology.zkConnectString(), DemoTopology.CLUSTER, topology.zkConnectString(), DemoTopology.CLUSTER);
+    out.printf("  files      %s%s%n", dir, keep ? " (kept: --keep)" : " (deleted at the end; --keep keeps them)");
+    if (log != null) {
+      out.printf("  log        %s%n", log);
+    }
+    out.printf("  workload   %s transactions/s of inserts, updates and deletes on %s, %s%n", fmt(rate),
+        String.join(", ", DemoSchema.TABLES.stream().map(t -> DemoSchema.DATABASE + "." + t.name()).toList()),
+        duration == null ? "until Ctrl-C" : "for " + duration.toSeconds() + " s (Ctrl-C stops earlier)");
+    out.println();
+    out.flush();
+  }
+
+  private static String fmt(double value) {
+    return value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
+  }
+
+  private static long millisSince(long startNanos) {
+    return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+      @Override
+      public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+        Files.delete(file);
+        return FileVisitResult.CONTINUE;
+      }
+
+      @Override
+      public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+        if (e != null) {
+          throw new UncheckedIOException(e);
+        }
+        Files.delete(d);
+        return FileVisitResult.CONTINUE;
+      }
+    });
+  }
+}

@@ -1,0 +1,245 @@
+package io.gridway.deploy.demo;
+
+import io.gridway.cluster.ControllerHost;
+import io.gridway.cluster.EmbeddedZooKeeperServer;
+import io.gridway.cluster.ZkConfig;
+import io.gridway.consumer.ConsumerService;
+import io.gridway.consumer.PartitionStatus;
+import io.gridway.consumer.ServiceConfig;
+import io.gridway.core.config.ConfigLoader;
+import io.gridway.relay.Relay;
+import io.gridway.relay.RelayConfig;
+import io.gridway.testkit.NativeDatabase;
+import io.gridway.testkit.PrivateMariaDb;
+import io.gridway.testkit.PrivatePostgres;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Everything {@code gridway demo} runs, started in dependency order and stopped in reverse: a private MariaDB with
+ * the binlog on (the source) and a private PostgreSQL (the target), both from the installed server binaries (the
+ * test kit's fixtures); an embedded ZooKeeper and a Helix controller; a relay on the MariaDB (the composition
+ * {@code gridway relay} runs, from a YAML file); and consumers in one Helix consumer group applying to PostgreSQL
+ * exactly-once (each a {@link ConsumerService}, as {@code gridway consumer} runs it, from its YAML file). Its
+ * files live in one directory.
+ *
+ * <p>Not thread-safe: one thread starts and closes it; the getters may be read from others.
+ */
+final class DemoTopology implements AutoCloseable {
+  static final String CLUSTER = "gridway-demo";
+  static final String GROUP = "demo";
+  static final String CONTROLLER = "demo-controller";
+
+  /** One consumer service and the registry its meters are in (the live view reads lag and counts there). */
+  record DemoConsumer(String name, ConsumerService service, SimpleMeterRegistry meters, Path config) {}
+
+  private final Path dir;
+  private final Consumer<String> progress;
+  private final List<AutoCloseable> started = new ArrayList<>(); // closed in reverse order
+  private PrivateMariaDb source;
+  private PrivatePostgres target;
+  private String targetDatabase;
+  private EmbeddedZooKeeperServer zk;
+  private Relay relay;
+  private String relayUrl;
+  private Path relayConfig;
+  private final List<DemoConsumer> consumers = new ArrayList<>();
+
+  private DemoTopology(Path dir, Consumer<String> progress) {
+    this.dir = dir;
+    this.progress = progress;
+  }
+
+  /**
+   * Starts everything; on failure closes what started and rethrows.
+   *
+   * @param progress told what starts, one line each (the first start of the servers takes seconds)
+   */
+  static DemoTopology start(Path dir, int partitions, int consumerCount, Consumer<String> progress) throws Exception {
+    DemoTopology topology = new DemoTopology(dir, progress);
+    try {
+      topology.startDatabases();
+      topology.startCluster();
+      topology.startRelay(partitions);
+      for (int i = 1; i <= consumerCount; i++) {
+        topology.startConsumer("consumer-" + i, partitions);
+      }
+      return topology;
+    } catch (Exception | Error e) {
+      topology.close();
+      throw e;
+    }
+  }
+
+  private void startDatabases() throws SQLException {
+    progress.accept("starting a private MariaDB (the source, binlog on) ...");
+    source = launch("MariaDB (the source)", PrivateMariaDb::dedicated);
+    source.execute("", DemoSchema.mariaDbDdl().toArray(String[]::new));
+    progress.accept("starting a private PostgreSQL (the target) ...");
+    target = launch("PostgreSQL (the target)", PrivatePostgres::dedicated);
+    targetDatabase = target.createDatabase("demo");
+    target.execute(targetDatabase, DemoSchema.postgresDdl().toArray(String[]::new));
+  }
+
+  private <T extends NativeDatabase> T launch(String what, java.util.function.Supplier<T> start) {
+    T db;
+    try {
+      db = start.get();
+    } catch (IllegalStateException | java.io.UncheckedIOException e) {
+      // the test kit names the Debian package when the server binaries are missing
+      throw new DemoException("cannot start the private " + what + ": " + e.getMessage(), e);
+    }
+    started.add(db);
+    return db;
+  }
+
+  private void startCluster() {
+    progress.accept("starting ZooKeeper and a Helix controller ...");
+    zk = EmbeddedZooKeeperServer.start(ZkConfig.embedded(dir.resolve("zookeeper"), 0));
+    started.add(zk);
+    started.add(ControllerHost.start(zk.clientConfig(), CLUSTER, CONTROLLER));
+  }
+
+  private void startRelay(int partitions) throws Exception {
+    progress.accept("starting the relay on the MariaDB binlog ...");
+    Path password = DemoConfigs.secret(dir.resolve("mariadb.pw"), source.replicationPassword());
+    relayConfig = DemoConfigs.relay(dir, new DemoConfigs.Source(source.host(), source.port(), source.replicationUser(),
+        password, binlogEnd()), partitions);
+    // as gridway relay does: the relay's composition root from its YAML file
+    relay = new Relay(RelayConfig.load(relayConfig), Clock.systemUTC());
+    started.add(relay);
+    relayUrl = "http://127.0.0.1:" + relay.start().getPort();
+  }
+
+  /** {@code file:offset} of the source's binlog end now: the relay starts there, after the tables' DDL. */
+  private String binlogEnd() throws SQLException {
+    try (Connection c = source.connect(""); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SHOW MASTER STATUS")) {
+      if (!rs.next()) {
+        throw new DemoException("the private MariaDB has no binlog (SHOW MASTER STATUS is empty)");
+      }
+      return rs.getString(1) + ":" + rs.getLong(2);
+    }
+  }
+
+  private void startConsumer(String name, int partitions) throws Exception {
+    progress.accept("starting " + name + " (JDBC applier to PostgreSQL, group " + GROUP + ") ...");
+    Path config = DemoConfigs.consumer(dir, name, relayUrl, zk.connectString(), CLUSTER, GROUP, partitions,
+        target.jdbcUrl(targetDatabase), target.user());
+    SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    // as gridway consumer does: one ConsumerService from its YAML file
+    ConsumerService service = ConsumerService.create(ConfigLoader.load(config, ServiceConfig.class), meters);
+    started.add(service);
+    service.start();
+    consumers.add(new DemoConsumer(name, service, meters, config));
+  }
+
+  /** How many partitions of the group some consumer runs now (all of them once Helix has assigned them). */
+  int runningPartitions() {
+    return (int) consumers.stream().flatMap(c -> c.service().statuses().values().stream())
+        .filter(s -> s.state() == PartitionStatus.State.RUNNING).map(PartitionStatus::partition).distinct().count();
+  }
+
+  PrivateMariaDb source() {
+    return source;
+  }
+
+  PrivatePostgres target() {
+    return target;
+  }
+
+  String targetDatabase() {
+    return targetDatabase;
+  }
+
+  Connection connectSource() throws SQLException {
+    return source.connect(DemoSchema.DATABASE);
+  }
+
+  Connection connectTarget() throws SQLException {
+    return target.connect(targetDatabase);
+  }
+
+  Relay relay() {
+    return relay;
+  }
+
+  String relayUrl() {
+    return relayUrl;
+  }
+
+  Path relayConfig() {
+    return relayConfig;
+  }
+
+  String zkConnectString() {
+    return zk.connectString();
+  }
+
+  List<DemoConsumer> consumers() {
+    return List.copyOf(consumers);
+  }
+
+  /**
+   * Copies the stopped servers' data directories into {@code dir} ({@code mariadb-data/}, {@code
+   * postgresql-data/}): closing a private server deletes its own copy.
+   */
+  void keepDatabases() throws IOException {
+    for (AutoCloseable c : List.copyOf(started)) {
+      if (c instanceof NativeDatabase db) {
+        db.stop();
+        copyTree(db.dataDir(), dir.resolve(db == source ? "mariadb-data" : "postgresql-data"));
+      }
+    }
+  }
+
+  /** Stops everything that started, newest first: consumers, relay, controller, ZooKeeper, the servers. */
+  @Override
+  public void close() {
+    RuntimeException first = null;
+    for (int i = started.size() - 1; i >= 0; i--) {
+      try {
+        started.get(i).close();
+      } catch (Exception e) {
+        if (first == null) {
+          first = new IllegalStateException("cannot stop " + started.get(i) + ": " + e.getMessage(), e);
+        }
+      }
+    }
+    started.clear();
+    if (first != null) {
+      throw first;
+    }
+  }
+
+  private static void copyTree(Path from, Path to) throws IOException {
+    Files.walkFileTree(from, new SimpleFileVisitor<>() {
+      @Override
+      public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) throws IOException {
+        Files.createDirectories(to.resolve(from.relativize(d).toString()));
+        return FileVisitResult.CONTINUE;
+      }
+
+      @Override
+      public FileVisitResult visitFile(Path f, BasicFileAttributes attrs) throws IOException {
+        if (attrs.isRegularFile()) {
+          Files.copy(f, to.resolve(from.relativize(f).toString()));
+        }
+        return FileVisitResult.CONTINUE;
+      }
+    });
+  }
+}
