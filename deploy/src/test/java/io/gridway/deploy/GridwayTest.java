@@ -12,7 +12,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class GridwayTest {
   /** Every command path a user can type, each checked for --help. */
   static final List<String> COMMANDS = List.of("", "relay", "consumer", "controller", "cluster", "cluster init", "cluster status",
-      "perf", "perf load", "perf stage1",
+      "perf", "perf load", "perf stage1", "demo",
       "policy", "policy validate", "policy explain", "version");
 
   @Test
@@ -43,13 +43,47 @@ class GridwayTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"relay", "consumer", "controller", "cluster status"})
+  @ValueSource(strings = {"relay", "consumer", "controller", "cluster status", "cluster init"})
   void missingConfigFileIsOneParagraphAndExitCode2(String command, @TempDir Path dir) {
     Path missing = dir.resolve("nope.yaml");
     Run run = Run.of((command + " --config " + missing).split(" "));
     assertThat(run.code()).isEqualTo(Gridway.USAGE);
     assertOneParagraph(run.err());
     assertThat(run.err()).contains(missing.toString()).contains("no such file");
+  }
+
+  @Test
+  void missingPolicyFileNamesItWithExitCode2(@TempDir Path dir) {
+    // The policy engine's own report: one line per error plus a count line ("1 error in 1 file"), no stack trace.
+    Path missing = dir.resolve("nope.yaml");
+    Run run = Run.of("policy", "validate", missing.toString());
+    assertThat(run.code()).isEqualTo(Gridway.USAGE);
+    assertThat(run.err()).contains(missing + ": cannot read").contains("1 error").doesNotContain("\tat ");
+  }
+
+  @Test
+  void demoHelpListsItsExitCodesIncludingDifferent() {
+    Run run = Run.of("demo", "--help");
+    assertThat(run.out()).contains("--duration", "--rate", "--keep", "Exit codes:", "mariadb-server", "postgresql")
+        .containsPattern("3 +source and target differ");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"demo --durration 20s", "demo --rat 5", "demo --kep"})
+  void demoMisspeltOptionIsOneParagraphAndExitCode2(String line) {
+    Run run = Run.of(line.split(" "));
+    assertThat(run.code()).isEqualTo(Gridway.USAGE);
+    assertOneParagraph(run.err());
+    assertThat(run.err()).contains("did you mean").contains("gridway demo --help");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"--rate 0", "--duration 20", "--duration soon", "--partitions 0"})
+  void demoBadValueIsOneParagraphAndExitCode2(String options) {
+    Run run = Run.of(("demo " + options).split(" "));
+    assertThat(run.code()).isEqualTo(Gridway.USAGE);
+    assertOneParagraph(run.err());
+    assertThat(run.err()).contains(options.split(" ")[0]);
   }
 
   @Test
