@@ -12,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -34,25 +33,11 @@ class DistributionIT {
 
   @BeforeAll
   static void unpack() throws Exception {
-    Path tarball;
-    try (var files = Files.list(Path.of("target"))) {
-      tarball = files.filter(f -> f.getFileName().toString().matches("gridway-.*\\.tar\\.gz")).findFirst().orElseThrow();
-    }
-    Process tar = new ProcessBuilder("tar", "-xzf", tarball.toAbsolutePath().toString(), "-C", dir.toString()).inheritIO().start();
-    assertThat(tar.waitFor()).isZero();
-    try (var unpacked = Files.list(dir)) {
-      home = unpacked.filter(Files::isDirectory).findFirst().orElseThrow();
-    }
+    home = Tarball.unpack(dir);
   }
 
   static ProcessBuilder gridway(String... args) {
-    List<String> command = new java.util.ArrayList<>(List.of(home.resolve("bin/gridway").toString()));
-    command.addAll(List.of(args));
-    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-    builder.environment().put("GRIDWAY_LOG_DIR", dir.resolve("logs").toString());
-    builder.environment().put("GRIDWAY_DIRECT", "512m");
-    builder.environment().put("GRIDWAY_HEAP", "256m");
-    return builder;
+    return Tarball.gridway(home, dir, args);
   }
 
   @Test
