@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * {@code gridway demo --duration 10s}, in process, exactly as a user runs it: private MariaDB and PostgreSQL,
+ * {@code gridway demo --duration 6s}, in process, exactly as a user runs it: private MariaDB and PostgreSQL,
  * ZooKeeper, a Helix controller, a relay, two consumers in one group, the workload, the drain and the comparison.
  * Asserts the exit code, that the summary says source = target, that both sides hold rows, that throughput was
  * above zero and every written row change was applied.
@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Timeout;
 class DemoIT {
   @Test
   void demoWithDurationEndsWithSourceEqualToTargetAndExitCode0() {
-    Run run = Run.of("demo", "--duration", "10s", "--rate", "100");
+    Run run = Run.of("demo", "--duration", "6s", "--rate", "100");
 
     assertThat(run.code()).as(run.out() + run.err()).isZero();
     assertThat(run.out()).contains("Where to look:").contains("/health").contains("/metrics")
