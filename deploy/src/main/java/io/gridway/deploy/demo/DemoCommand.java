@@ -31,10 +31,10 @@ import picocli.CommandLine.Spec;
  * source, a {@link LiveView} once per second, and with {@code --duration} a drain, a source/target comparison
  * ({@link TableComparator}) and a {@link DemoSummary}.
  *
- * <p>Ctrl-C (SIGINT/SIGTERM): a shutdown hook asks the run to stop and waits for it to stop everything and delete
- * its files (the JVM then exits with the signal's status, 130 for Ctrl-C). Exit codes otherwise: {@value #EQUAL},
- * {@value #FAILED}, {@value io.gridway.deploy.Gridway#USAGE}, {@value #DIFFERENT} (see the help). Not thread-safe:
- * one run per instance.
+ * <p>Ctrl-C (SIGINT) or SIGTERM asks the run to stop ({@link StopSignals}): it stops every part in order, deletes
+ * its files and returns {@value #STOPPED}; a shutdown hook does the same, as well as the JVM's shutdown allows, where
+ * the signals cannot be caught. Exit codes otherwise: {@value #EQUAL}, {@value #FAILED}, {@value
+ * io.gridway.deploy.Gridway#USAGE}, {@value #DIFFERENT} (see the help). Not thread-safe: one run per instance.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true, usageHelpAutoWidth = true, sortOptions = false,
     description = {"Run the whole grid on this machine, in one process: a private MariaDB with the binlog on (the source),"
@@ -47,10 +47,12 @@ import picocli.CommandLine.Spec;
         "Needs the MariaDB and PostgreSQL server binaries (Debian packages mariadb-server and postgresql); it uses"
             + " its own private servers on loopback ports, never the machine's databases."},
     exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:source = target at the end of --duration (or stopped with Ctrl-C: the shell sees 130)",
+    exitCodeList = {"0:source = target at the end of --duration",
         "1:failed at run time (e.g. a server binary missing: the message names the package to install)",
         "2:bad command line",
-        "3:source and target differ at the end of --duration"},
+        "3:source and target differ at the end of --duration",
+        "130:stopped by Ctrl-C or SIGTERM (everything stopped, files deleted unless --keep; a second Ctrl-C exits at"
+            + " once)"},
     footerHeading = "%nExamples:%n",
     footer = {"  gridway demo                          # until Ctrl-C",
         "  gridway demo --duration 60s           # then drain, compare, summary; exit 0 only if source = target",
@@ -61,6 +63,7 @@ public final class DemoCommand implements Callable<Integer> {
   static final int EQUAL = 0;
   static final int FAILED = 1;
   static final int DIFFERENT = 3;
+  static final int STOPPED = 130;
   private static final int CONSUMERS = 2;
   private static final long TICK_MILLIS = 200;
   private static final Duration ASSIGN_TIMEOUT = Duration.ofSeconds(90);
@@ -88,7 +91,8 @@ public final class DemoCommand implements Callable<Integer> {
   private static final java.util.logging.Logger BINLOG_CLIENT =
       java.util.logging.Logger.getLogger("com.github.shyiko.mysql.binlog");
 
-  private volatile boolean stopRequested;
+  private final StopSignals signals = new StopSignals();
+  private volatile boolean shuttingDown; // the JVM's shutdown started (a signal StopSignals could not catch)
 
   @Override
   public Integer call() throws Exception {
@@ -98,7 +102,7 @@ public final class DemoCommand implements Callable<Integer> {
     Path dir = Files.createTempDirectory("gridway-demo-");
     CountDownLatch finished = new CountDownLatch(1);
     Thread hook = new Thread(() -> {
-      stopRequested = true;
+      shuttingDown = true;
       try {
         finished.await(60, TimeUnit.SECONDS);
       } catch (InterruptedException e) {
@@ -106,6 +110,7 @@ public final class DemoCommand implements Callable<Integer> {
       }
     }, "gridway-demo-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
+    signals.install();
     DemoTopology topology = null;
     try {
       out.println("gridway demo: starting the grid in this process; its files are in " + dir);
@@ -115,25 +120,31 @@ public final class DemoCommand implements Callable<Integer> {
         out.flush();
       });
       return run(topology, dir, out);
+    } catch (Exception e) {
+      if (!stopping()) {
+        throw e;
+      }
+      // the JVM's shutdown also ran the private servers' hooks: whatever was starting may have lost its server
+      return STOPPED;
     } finally {
-      if (stopRequested) {
+      if (stopping()) {
         out.println("gridway demo: stopping (Ctrl-C) ...");
       }
       try {
         if (topology != null && keep) {
-          topology.keepDatabases();
+          keepDatabases(topology, out);
         }
       } finally {
         if (topology != null) {
           closeTopology(topology, out);
         }
         if (keep) {
-          out.println("gridway demo: kept " + dir + " (configs, relay position, ZooKeeper data, mariadb-data/,"
-              + " postgresql-data/)");
+          out.println("gridway demo: kept " + dir + ": " + contents(dir));
         } else {
           deleteTree(dir);
         }
         out.flush();
+        signals.close();
         finished.countDown();
         try {
           Runtime.getRuntime().removeShutdownHook(hook);
@@ -144,11 +155,28 @@ public final class DemoCommand implements Callable<Integer> {
     }
   }
 
+  /** Ctrl-C or SIGTERM asked the demo to stop (or the JVM is shutting down). */
+  private boolean stopping() {
+    return signals.requested() || shuttingDown;
+  }
+
+  private void keepDatabases(DemoTopology topology, PrintWriter out) throws IOException {
+    try {
+      topology.keepDatabases();
+    } catch (IOException | RuntimeException e) {
+      if (!stopping()) {
+        throw e;
+      }
+      // Ctrl-C: the servers' own shutdown hooks stop them and delete their data, maybe before the copy
+      out.println("gridway demo: cannot keep the databases' data (Ctrl-C also stops the servers): " + e.getMessage());
+    }
+  }
+
   private void closeTopology(DemoTopology topology, PrintWriter out) {
     try {
       topology.close();
     } catch (RuntimeException e) {
-      if (!stopRequested) {
+      if (!stopping()) {
         throw e;
       }
       // Ctrl-C also ran the private servers' own shutdown hooks, which may have stopped one first
@@ -170,8 +198,8 @@ public final class DemoCommand implements Callable<Integer> {
 
   private int run(DemoTopology topology, Path dir, PrintWriter out) throws Exception {
     awaitAssignment(topology, out);
-    if (stopRequested) {
-      return EQUAL;
+    if (stopping()) {
+      return STOPPED;
     }
     printWhereToLook(topology, dir, out);
     LagStats lag = new LagStats();
@@ -184,9 +212,9 @@ public final class DemoCommand implements Callable<Integer> {
       workload.start();
       long end = duration == null ? Long.MAX_VALUE : start + duration.toNanos();
       long nextPrint = start + TimeUnit.SECONDS.toNanos(1);
-      while (!stopRequested && System.nanoTime() < end) {
+      while (!stopping() && System.nanoTime() < end) {
         Thread.sleep(TICK_MILLIS);
-        if (stopRequested) {
+        if (stopping()) {
           break;
         }
         checkHealth(topology, workload);
@@ -198,15 +226,18 @@ public final class DemoCommand implements Callable<Integer> {
         }
       }
       long workloadMillis = millisSince(start);
-      if (stopRequested) {
+      if (stopping()) {
         stopQuietly(workload); // the servers may already be stopping: Ctrl-C reached their shutdown hooks too
         out.printf("gridway demo: stopped after %d s: %,d transactions written, %,d row changes applied%n",
             workloadMillis / 1000, workload.transactions(), probe.sample(millisSince(start)).appliedEvents());
-        return EQUAL;
+        return STOPPED;
       }
       workload.stop();
       long drainStart = System.nanoTime();
       List<TableComparison> tables = drain(topology, probe, view, start);
+      if (stopping()) {
+        return STOPPED;
+      }
       Sample last = probe.sample(millisSince(start));
       DemoSummary summary = new DemoSummary(workloadMillis, workload.transactions(), workload.rowChanges(),
           last.appliedEvents(), CONSUMERS, millisSince(drainStart), lag, tables);
@@ -226,7 +257,7 @@ public final class DemoCommand implements Callable<Integer> {
           throw new DemoException(f);
         });
       }
-      if (stopRequested) {
+      if (stopping()) {
         return;
       }
       if (System.nanoTime() > deadline) {
@@ -251,7 +282,7 @@ public final class DemoCommand implements Callable<Integer> {
         Sample sample = probe.sample(millisSince(start));
         List<TableComparison> tables = TableComparator.compare(source, target);
         if ((sample.heldEvents() == 0 && TableComparator.allEqual(tables)) || System.nanoTime() > deadline
-            || stopRequested) {
+            || stopping()) {
           return tables;
         }
         if (System.nanoTime() >= nextPrint) {
@@ -316,6 +347,13 @@ public final class DemoCommand implements Callable<Integer> {
         duration == null ? "until Ctrl-C" : "for " + duration.toSeconds() + " s (Ctrl-C stops earlier)");
     out.println();
     out.flush();
+  }
+
+  /** The names in {@code dir}, for the --keep message. */
+  private static String contents(Path dir) throws IOException {
+    try (var files = Files.list(dir)) {
+      return String.join(" ", files.map(f -> f.getFileName() + (Files.isDirectory(f) ? "/" : "")).sorted().toList());
+    }
   }
 
   private static String fmt(double value) {

@@ -14,6 +14,11 @@ import io.gridway.testkit.PrivateMariaDb;
 import io.gridway.testkit.PrivatePostgres;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,6 +29,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -42,6 +48,7 @@ final class DemoTopology implements AutoCloseable {
   static final String CLUSTER = "gridway-demo";
   static final String GROUP = "demo";
   static final String CONTROLLER = "demo-controller";
+  private static final Duration RELAY_START_TIMEOUT = Duration.ofSeconds(60);
 
   /** One consumer service and the registry its meters are in (the live view reads lag and counts there). */
   record DemoConsumer(String name, ConsumerService service, SimpleMeterRegistry meters, Path config) {}
@@ -122,6 +129,32 @@ final class DemoTopology implements AutoCloseable {
     relay = new Relay(RelayConfig.load(relayConfig), Clock.systemUTC());
     started.add(relay);
     relayUrl = "http://127.0.0.1:" + relay.start().getPort();
+    awaitHealthy(relayUrl);
+  }
+
+  /**
+   * Until the relay's {@code /health} says 200 (it reads the binlog): a consumer checks its relays once at start
+   * with a short timeout, which a relay still warming up on a loaded machine can miss.
+   */
+  private static void awaitHealthy(String url) throws IOException, InterruptedException {
+    HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    HttpRequest request = HttpRequest.newBuilder(URI.create(url + "/health")).timeout(Duration.ofSeconds(10)).build();
+    long deadline = System.nanoTime() + RELAY_START_TIMEOUT.toNanos();
+    String last = "no answer";
+    while (System.nanoTime() < deadline) {
+      try {
+        HttpResponse<String> health = client.send(request, HttpResponse.BodyHandlers.ofString());
+        if (health.statusCode() == 200) {
+          return;
+        }
+        last = health.statusCode() + " " + health.body();
+      } catch (HttpTimeoutException e) {
+        last = "timed out";
+      }
+      Thread.sleep(200);
+    }
+    throw new DemoException("the relay did not become healthy within " + RELAY_START_TIMEOUT.toSeconds() + " s: "
+        + url + "/health answers " + last);
   }
 
   /** {@code file:offset} of the source's binlog end now: the relay starts there, after the tables' DDL. */
