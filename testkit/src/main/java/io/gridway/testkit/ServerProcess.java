@@ -18,6 +18,13 @@ import org.slf4j.LoggerFactory;
  */
 final class ServerProcess {
   private static final Logger LOG = LoggerFactory.getLogger(ServerProcess.class);
+  /**
+   * Runs each server in its own session, so a Ctrl-C in the terminal (SIGINT to the whole foreground process group)
+   * reaches the JVM only, whose shutdown hooks then stop the servers after their clients (PostgreSQL takes SIGINT as a
+   * fast shutdown). {@code setsid} execs in place (the JVM's child is no process group leader), so the pid we hold
+   * stays the server's.
+   */
+  private static final Path SETSID = Path.of("/usr/bin/setsid");
   private final String name;
   private final Process process;
   private final Path log;
@@ -34,8 +41,13 @@ final class ServerProcess {
   static ServerProcess launch(String name, List<String> command, Path workDir, Path log) {
     try {
       long logOffset = Files.exists(log) ? Files.size(log) : 0;
+      List<String> inOwnSession = command;
+      if (Files.isExecutable(SETSID)) {
+        inOwnSession = new java.util.ArrayList<>(List.of(SETSID.toString()));
+        inOwnSession.addAll(command);
+      }
       Process process =
-          new ProcessBuilder(command)
+          new ProcessBuilder(inOwnSession)
               .directory(workDir.toFile())
               .redirectErrorStream(true)
               .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
