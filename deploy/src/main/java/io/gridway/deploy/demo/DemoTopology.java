@@ -239,16 +239,26 @@ final class DemoTopology implements AutoCloseable {
     }
   }
 
-  /** Stops everything that started, newest first: consumers, relay, controller, ZooKeeper, the servers. */
+  /**
+   * Stops everything that started: the controller first (so a consumer leaving does not make Helix hand its partitions
+   * to the other one), then newest first: consumers (each releases its partitions, recording their checkpoints),
+   * relay, ZooKeeper, the servers.
+   */
   @Override
   public void close() {
     RuntimeException first = null;
+    List<AutoCloseable> order = new ArrayList<>(started.stream().filter(c -> c instanceof ControllerHost).toList());
     for (int i = started.size() - 1; i >= 0; i--) {
+      if (!(started.get(i) instanceof ControllerHost)) {
+        order.add(started.get(i));
+      }
+    }
+    for (int i = 0; i < order.size(); i++) {
       try {
-        started.get(i).close();
+        order.get(i).close();
       } catch (Exception e) {
         if (first == null) {
-          first = new IllegalStateException("cannot stop " + started.get(i) + ": " + e.getMessage(), e);
+          first = new IllegalStateException("cannot stop " + order.get(i) + ": " + e.getMessage(), e);
         }
       }
     }
