@@ -239,7 +239,7 @@ public final class DemoCommand implements Callable<Integer> {
         return STOPPED;
       }
       Sample last = probe.sample(millisSince(start));
-      DemoSummary summary = new DemoSummary(workloadMillis, workload.transactions(), workload.rowChanges(),
+      DemoSummary summary = new DemoSummary(rate, workloadMillis, workload.transactions(), workload.rowChanges(),
           last.appliedEvents(), CONSUMERS, millisSince(drainStart), lag, tables);
       summary.print(out);
       return summary.equal() ? EQUAL : DIFFERENT;

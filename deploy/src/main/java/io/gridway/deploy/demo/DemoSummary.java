@@ -8,6 +8,8 @@ import java.util.List;
  * The end-of-run report of {@code gridway demo --duration}: what was written and applied, throughput, lag
  * percentiles, and the source/target comparison per table, ending in one {@code result} line.
  *
+ * @param rate the transactions per second asked for ({@code --rate}); the workload falls short when the source
+ *     cannot commit that fast
  * @param workloadMillis how long the workload ran
  * @param transactions transactions written
  * @param rowChanges row changes written
@@ -17,7 +19,7 @@ import java.util.List;
  * @param lag the lag samples
  * @param tables the comparison, per table
  */
-record DemoSummary(long workloadMillis, long transactions, long rowChanges, long appliedEvents, int consumers,
+record DemoSummary(double rate, long workloadMillis, long transactions, long rowChanges, long appliedEvents, int consumers,
     long drainMillis, LagStats lag, List<TableComparison> tables) {
 
   boolean equal() {
@@ -28,8 +30,8 @@ record DemoSummary(long workloadMillis, long transactions, long rowChanges, long
     double seconds = workloadMillis / 1000.0;
     out.println();
     out.printf("Summary (the workload ran %.1f s)%n", seconds);
-    out.printf("  written   %,d transactions, %,d row changes (%,.1f tx/s, %,.0f changes/s)%n", transactions, rowChanges,
-        transactions / seconds, rowChanges / seconds);
+    out.printf("  written   %,d transactions, %,d row changes (%,.1f tx/s of the %,.0f asked, %,.0f changes/s)%n",
+        transactions, rowChanges, transactions / seconds, rate, rowChanges / seconds);
     out.printf("  applied   %,d row changes by %d consumers (%,.0f changes/s); drained %.1f s after the workload stopped%n",
         appliedEvents, consumers, appliedEvents / seconds, drainMillis / 1000.0);
     out.printf("  lag       p50 %s, p99 %s (worst partition, sampled every 200 ms: %d samples; MariaDB stamps commits to"
