@@ -54,11 +54,11 @@ import picocli.CommandLine.Spec;
         "130:stopped by Ctrl-C or SIGTERM (everything stopped, files deleted unless --keep; a second Ctrl-C exits at"
             + " once)"},
     footerHeading = "%nExamples:%n",
-    footer = {"  gridway demo                          # until Ctrl-C",
-        "  gridway demo --duration 60s           # then drain, compare, summary; exit 0 only if source = target",
+    footer = {"  gridway demo                         # until Ctrl-C",
+        "  gridway demo --duration 60s          # then compare: exit 0 if equal",
         "  gridway demo --rate 500 --partitions 8",
-        "  gridway demo --duration 20s --keep    # keep configs, logs and the databases' data directories",
-        "  ./gridway demo --duration 60s         # from the source tree: builds the distribution first"})
+        "  gridway demo --duration 20s --keep   # keep its files and data",
+        "  ./gridway demo --duration 60s        # from the source tree"})
 public final class DemoCommand implements Callable<Integer> {
   static final int EQUAL = 0;
   static final int FAILED = 1;
@@ -201,7 +201,7 @@ public final class DemoCommand implements Callable<Integer> {
     if (stopping()) {
       return STOPPED;
     }
-    printWhereToLook(topology, dir, out);
+    WhereToLook.print(topology, dir, new WhereToLook.Run(rate, duration, partitions, keep), out);
     LagStats lag = new LagStats();
     LiveView view = new LiveView(out);
     view.header(topology.consumers().stream().map(DemoConsumer::name).toList());
@@ -322,42 +322,11 @@ public final class DemoCommand implements Callable<Integer> {
     return failed.map(s -> c.name() + ": partition " + s.partition() + " failed: " + s.detail());
   }
 
-  private void printWhereToLook(DemoTopology topology, Path dir, PrintWriter out) {
-    String relay = topology.relayUrl();
-    String log = System.getProperty("gridway.demo.log");
-    out.println();
-    out.println("Where to look:");
-    out.printf("  source     MariaDB    %s  (user %s, password %s)%n", topology.source().jdbcUrl(DemoSchema.DATABASE),
-        topology.source().rootUser(), topology.source().rootPassword());
-    out.printf("  target     PostgreSQL %s, schema %s  (user %s)%n", topology.target().jdbcUrl(topology.targetDatabase()),
-        DemoSchema.DATABASE, topology.target().user());
-    out.printf("  relay      %s/health  %s/v1/sources  %s/metrics   (config %s)%n", relay, relay, relay,
-        topology.relayConfig());
-    out.printf("  consumers  %s: group %s, %d partitions, checkpoints in the target's gridway_checkpoint table%n",
-        String.join(", ", topology.consumers().stream().map(c -> c.name() + " (" + c.config().getFileName() + ")").toList()),
-        DemoTopology.GROUP, partitions);
-    out.printf("  cluster    ZooKeeper %s, Helix cluster %s:  gridway cluster status --zk %s --cluster %s%n",
-        topology.zkConnectString(), DemoTopology.CLUSTER, topology.zkConnectString(), DemoTopology.CLUSTER);
-    out.printf("  files      %s%s%n", dir, keep ? " (kept: --keep)" : " (deleted at the end; --keep keeps them)");
-    if (log != null) {
-      out.printf("  log        %s%n", log);
-    }
-    out.printf("  workload   %s transactions/s of inserts, updates and deletes on %s, %s%n", fmt(rate),
-        String.join(", ", DemoSchema.TABLES.stream().map(t -> DemoSchema.DATABASE + "." + t.name()).toList()),
-        duration == null ? "until Ctrl-C" : "for " + duration.toSeconds() + " s (Ctrl-C stops earlier)");
-    out.println();
-    out.flush();
-  }
-
   /** The names in {@code dir}, for the --keep message. */
   private static String contents(Path dir) throws IOException {
     try (var files = Files.list(dir)) {
       return String.join(" ", files.map(f -> f.getFileName() + (Files.isDirectory(f) ? "/" : "")).sorted().toList());
     }
-  }
-
-  private static String fmt(double value) {
-    return value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
   }
 
   private static long millisSince(long startNanos) {

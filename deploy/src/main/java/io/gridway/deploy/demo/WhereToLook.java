@@ -1,0 +1,48 @@
+package io.gridway.deploy.demo;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * The demo's "Where to look" block: the databases' JDBC URLs and users, the relay's HTTP endpoints and config, the
+ * consumers and their group, the cluster and the command that shows it, the demo's files, its log and the workload.
+ * Stateless.
+ */
+final class WhereToLook {
+  private WhereToLook() {}
+
+  /** What the user asked for. */
+  record Run(double rate, Duration duration, int partitions, boolean keep) {}
+
+  static void print(DemoTopology topology, Path dir, Run run, PrintWriter out) {
+    String relay = topology.relayUrl();
+    String log = System.getProperty("gridway.demo.log");
+    out.println();
+    out.println("Where to look:");
+    out.printf("  source     MariaDB    %s  (user %s, password %s)%n", topology.source().jdbcUrl(DemoSchema.DATABASE),
+        topology.source().rootUser(), topology.source().rootPassword());
+    out.printf("  target     PostgreSQL %s, schema %s  (user %s)%n", topology.target().jdbcUrl(topology.targetDatabase()),
+        DemoSchema.DATABASE, topology.target().user());
+    out.printf("  relay      %s/health  %s/v1/sources  %s/metrics   (config %s)%n", relay, relay, relay,
+        topology.relayConfig());
+    out.printf("  consumers  %s: group %s, %d partitions, checkpoints in the target's gridway_checkpoint table%n",
+        String.join(", ", topology.consumers().stream().map(c -> c.name() + " (" + c.config().getFileName() + ")").toList()),
+        DemoTopology.GROUP, run.partitions());
+    out.printf("  cluster    ZooKeeper %s, Helix cluster %s:  gridway cluster status --zk %s --cluster %s%n",
+        topology.zkConnectString(), DemoTopology.CLUSTER, topology.zkConnectString(), DemoTopology.CLUSTER);
+    out.printf("  files      %s%s%n", dir, run.keep() ? " (kept: --keep)" : " (deleted at the end; --keep keeps them)");
+    if (log != null) {
+      out.printf("  log        %s%n", log);
+    }
+    out.printf("  workload   %s transactions/s of inserts, updates and deletes on %s, %s%n", fmt(run.rate()),
+        String.join(", ", DemoSchema.TABLES.stream().map(t -> DemoSchema.DATABASE + "." + t.name()).toList()),
+        run.duration() == null ? "until Ctrl-C" : "for " + run.duration().toSeconds() + " s (Ctrl-C stops earlier)");
+    out.println();
+    out.flush();
+  }
+
+  private static String fmt(double value) {
+    return value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
+  }
+}
