@@ -27,7 +27,11 @@ public final class Row extends AbstractList<Object> {
    * @throws IllegalArgumentException naming the column and the reason when a value does not fit
    */
   public static Row of(TableSchema schema, Object... values) {
-    Objects.requireNonNull(schema, "schema");
+    if (schema == null) {
+      throw new IllegalArgumentException("a row needs its table's schema, and none was given: the table is unknown"
+          + " (dropped, or never described by the source)");
+    }
+    Objects.requireNonNull(values, "values");
     if (values.length != schema.columnCount()) {
       throw new IllegalArgumentException(
           schema.qualifiedName() + ": row has " + values.length + " values for " + schema.columnCount() + " columns");
