@@ -17,7 +17,7 @@ import java.util.Locale;
  * points above U+10FFFF, which {@link String#String(byte[], java.nio.charset.Charset)} would
  * silently replace. Together they make decode → encode give back the same bytes.
  *
- * <p>Thread-safe (the encoder keeps reusable scratch space per thread). All offsets are absolute;
+ * <p>The static methods are thread-safe; an {@link Encoder} is not. All offsets are absolute;
  * buffers must be big-endian.
  */
 final class Utf8 {
@@ -135,29 +135,16 @@ final class Utf8 {
   }
 
   /**
-   * Writes the UTF-8 form of {@code s} at the buffer's position and returns its byte count.
-   *
-   * @throws IllegalArgumentException for an unpaired surrogate (the buffer's position is then
-   *     undefined: callers roll back the whole frame)
-   * @throws java.nio.BufferOverflowException when the buffer lacks room
+   * Writes strings as UTF-8: the JDK's UTF-8 {@link CharsetEncoder} over reused scratch arrays
+   * ({@code getChars}, a vectorised copy; the encoder's ASCII fast path; one bulk copy into the frame
+   * buffer) — no allocation per value, unlike {@link String#getBytes}, which also turns an unpaired
+   * surrogate into '?' silently (the reason a scan for '?' followed it; that scan was ~35 % of the
+   * relay's publisher thread). The encoder reports unpaired surrogates instead ({@link
+   * CodingErrorAction#REPORT}). Strings longer than {@value #RETAINED_CHARS} chars get scratch
+   * arrays of their own, so a 1 MB TEXT does not pin 4 MB. Not thread-safe: each {@link
+   * FrameEncoder} owns one (a ThreadLocal lookup per value cost more than the encoding).
    */
-  static int encode(String s, ByteBuffer out) {
-    return s.isEmpty() ? 0 : ENCODERS.get().encode(s, out);
-  }
-
-  /** One per thread: {@link #encode} runs on publisher, event-loop and test threads alike. */
-  private static final ThreadLocal<Encoder> ENCODERS = ThreadLocal.withInitial(Encoder::new);
-
-  /**
-   * The JDK's UTF-8 {@link CharsetEncoder} over reused scratch arrays: {@code getChars} (a
-   * vectorised copy), the encoder's ASCII fast path, one bulk copy into the frame buffer — no
-   * allocation per value, unlike {@link String#getBytes}, which also turns an unpaired surrogate into
-   * '?' silently (the reason a scan for '?' followed it; that scan was ~40 % of the relay's publisher
-   * thread). The encoder reports unpaired surrogates instead ({@link CodingErrorAction#REPORT}).
-   * Strings longer than {@value #RETAINED_CHARS} chars get scratch arrays of their own, so a 1 MB
-   * TEXT does not pin 4 MB per thread. Not thread-safe.
-   */
-  private static final class Encoder {
+  static final class Encoder {
     private static final int RETAINED_CHARS = 1 << 14;
 
     private final CharsetEncoder utf8 = StandardCharsets.UTF_8.newEncoder()
@@ -167,8 +154,17 @@ final class Utf8 {
     private CharBuffer charView = CharBuffer.wrap(chars);
     private ByteBuffer byteView = ByteBuffer.wrap(bytes);
 
+    /**
+     * Writes the UTF-8 form of {@code s} at the buffer's position and returns its byte count.
+     *
+     * @throws IllegalArgumentException for an unpaired surrogate (nothing is written)
+     * @throws java.nio.BufferOverflowException when the buffer lacks room (nothing is written)
+     */
     int encode(String s, ByteBuffer out) {
       int n = s.length();
+      if (n == 0) {
+        return 0;
+      }
       CharBuffer in;
       ByteBuffer encoded;
       if (n <= chars.length) {
