@@ -76,7 +76,7 @@ class RelayKillIT {
         writer.join();
       }
       assertThat(writerFailure.get()).isNull();
-      reader.pollUntil(() -> ids(reader.windows()).size() >= committed.size(), Duration.ofSeconds(60));
+      reader.pollUntil(() -> reader.events() >= committed.size(), Duration.ofSeconds(120));
       List<Integer> ids = ids(reader.windows());
       assertThat(ids).as("seed %d", seed).doesNotHaveDuplicates();
       assertThat(new TreeSet<>(ids)).as("seed %d", seed).isEqualTo(new TreeSet<>(committed));
@@ -109,10 +109,15 @@ class RelayKillIT {
             committed.add(next + i);
           }
           next += rows;
+          // At most ~1,000 commits/s: unthrottled, a slow run (20 JVM starts at load 50) wrote 1.3M rows,
+          // and the data volume, not the kills, decided whether the test finished in time.
+          Thread.sleep(1);
         }
       }
     } catch (SQLException | RuntimeException e) {
       failure.set(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 }
