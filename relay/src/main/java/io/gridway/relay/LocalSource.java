@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 
 /**
  * One source served by this process: its fetcher, publisher, buffer and schemas, as the HTTP API
@@ -62,8 +63,8 @@ final class LocalSource implements ServedSource {
   }
 
   @Override
-  public String partitionsDescription() {
-    return partitions == 1 ? "0" : "0-" + (partitions - 1);
+  public List<Integer> partitions() {
+    return IntStream.range(0, partitions).boxed().toList();
   }
 
   @Override

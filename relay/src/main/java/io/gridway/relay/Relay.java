@@ -67,7 +67,8 @@ public final class Relay implements AutoCloseable {
     this.resumeAfter = resume == null ? null : resume.position();
     this.buffer = config.buffer().newBuffer(resume == null ? 0 : resume.scn());
     this.positions = config.positionFile() == null ? null
-        : new PositionRecorder(new PositionFile(Path.of(config.positionFile())), previous, config.replay(), clock);
+        : new PositionRecorder(new PositionFile(Path.of(config.positionFile())), previous, config.replay(), clock,
+            buffer::evictedThroughScn);
     SchemaRegistry schemas = new SchemaRegistry();
     this.publisher = new Publisher(source.id(), buffer, schemas, policies.active(), positions);
     this.publishQueue = new PublishQueue(source.id(), publisher, 16_384);

@@ -46,6 +46,6 @@ public record SourceConfig(String id, Integer partitions, SyntheticConfig synthe
 
   /** The fetcher this config describes, not yet started. */
   Fetcher newFetcher(Clock clock) {
-    return mysql != null ? new MysqlBinlogFetcher(mysql) : new SyntheticFetcher(id, synthetic, partitions, clock);
+    return mysql != null ? new MysqlBinlogFetcher(mysql, clock) : new SyntheticFetcher(id, synthetic, partitions, clock);
   }
 }

@@ -55,14 +55,19 @@ class RelayTest {
     int port = relay.start().getPort();
     try {
       await().until(() -> relay.buffer().windowsPublished() > 10);
+      var decoded = FrameReader.readTransactions(ByteBuffer.wrap(get(port, "/v1/sources/demo/events?since=0&partitions=2").body()));
+      assertThat(decoded.transactions()).isNotEmpty().allSatisfy(t -> assertThat(t.events()).allSatisfy(e -> assertThat(e.partition()).isEqualTo(2)));
       JsonNode sources = new ObjectMapper().readTree(get(port, "/v1/sources").body()).get("sources").get(0);
       assertThat(sources.get("source").asText()).isEqualTo("demo");
+      JsonNode partitions = sources.get("partitions"); // a list, with the newest SCN of each (consumers' lag)
+      assertThat(partitions.isArray()).isTrue();
+      assertThat(partitions).extracting(p -> p.get("partition").asInt()).containsExactly(0, 1, 2, 3);
+      long lastOfPartition2 = decoded.transactions().get(decoded.transactions().size() - 1).scn().value();
+      assertThat(Long.parseUnsignedLong(partitions.get(2).get("newestScn").asText())).isGreaterThanOrEqualTo(lastOfPartition2);
       assertThat(sources.get("fetch").get("state").asText()).isEqualTo("RUNNING");
       assertThat(get(port, "/health").statusCode()).isEqualTo(200);
       assertThat(new String(get(port, "/metrics").body(), StandardCharsets.UTF_8))
           .contains("gridway_relay_buffer_windows_published_total{source=\"demo\"}");
-      var decoded = FrameReader.readTransactions(ByteBuffer.wrap(get(port, "/v1/sources/demo/events?since=0&partitions=2").body()));
-      assertThat(decoded.transactions()).isNotEmpty().allSatisfy(t -> assertThat(t.events()).allSatisfy(e -> assertThat(e.partition()).isEqualTo(2)));
 
       HttpResponse<InputStream> stream = CLIENT.send(HttpRequest.newBuilder(
           URI.create("http://127.0.0.1:" + port + "/v1/sources/demo/events?since=0&stream=true")).build(),

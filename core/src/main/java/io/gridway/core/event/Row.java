@@ -27,7 +27,11 @@ public final class Row extends AbstractList<Object> {
    * @throws IllegalArgumentException naming the column and the reason when a value does not fit
    */
   public static Row of(TableSchema schema, Object... values) {
-    Objects.requireNonNull(schema, "schema");
+    if (schema == null) {
+      throw new IllegalArgumentException("a row needs its table's schema, and none was given: the table is unknown"
+          + " (dropped, or never described by the source)");
+    }
+    Objects.requireNonNull(values, "values");
     if (values.length != schema.columnCount()) {
       throw new IllegalArgumentException(
           schema.qualifiedName() + ": row has " + values.length + " values for " + schema.columnCount() + " columns");
@@ -41,6 +45,26 @@ public final class Row extends AbstractList<Object> {
       }
     }
     return new Row(copy);
+  }
+
+  /**
+   * A row a decoder built value by value from this schema's own column decoders: checks only the
+   * width, not every value as {@link #of} does, and takes the array as it is (no copy: the caller
+   * must not use it afterwards). For the binlog fetcher, where the per-value check was about a sixth
+   * of its thread's time. A value that does not fit its column still never reaches a reader: the
+   * frame encoder checks each value's type and range as it writes it, naming the table and column.
+   *
+   * @throws IllegalArgumentException when the width is not the schema's
+   */
+  public static Row ofDecoded(TableSchema schema, Object[] values) {
+    if (schema == null) {
+      throw new IllegalArgumentException("a row needs its table's schema, and none was given");
+    }
+    if (values.length != schema.columnCount()) {
+      throw new IllegalArgumentException(
+          schema.qualifiedName() + ": row has " + values.length + " values for " + schema.columnCount() + " columns");
+    }
+    return new Row(values);
   }
 
   @Override

@@ -14,7 +14,9 @@ public interface TransactionSink {
 
   /**
    * The source is idle (or its traffic was all filtered out) up to this SCN: lets consumers' checkpoints
-   * advance. SCNs of heartbeats never decrease and never exceed the next transaction's SCN.
+   * advance. SCNs of heartbeats never decrease and stay below the next transaction's SCN. A fetcher
+   * sets the heartbeat's position when it knows one (the relay persists it, so a restart does not
+   * re-read what the fetcher passed over); nothing before that position is still to be delivered.
    */
   void heartbeat(Heartbeat heartbeat) throws InterruptedException;
 

@@ -31,6 +31,14 @@ public final class TableSchema {
     this.source = requireName(source, "source");
     this.database = requireName(database, "database");
     this.table = requireName(table, "table");
+    if (columns == null || hasNull(columns)) {
+      throw new IllegalArgumentException(qualifiedName() + ": " + (columns == null ? "no column list" : "a null column")
+          + " (a table that was dropped, or that the source does not know, has no schema to build)");
+    }
+    if (primaryKey == null || hasNull(primaryKey)) {
+      throw new IllegalArgumentException(qualifiedName() + ": " + (primaryKey == null ? "no key list" : "a null key column")
+          + " (pass an empty list for a table without a primary key)");
+    }
     this.columns = List.copyOf(columns);
     this.primaryKey = List.copyOf(primaryKey);
     if (this.columns.isEmpty()) {
@@ -62,6 +70,15 @@ public final class TableSchema {
    */
   public static TableSchema of(String source, String database, String table, List<Column> columns, List<String> primaryKey) {
     return new TableSchema(source, database, table, columns, primaryKey);
+  }
+
+  private static boolean hasNull(List<?> list) {
+    for (Object o : list) { // List.of(...).contains(null) would throw
+      if (o == null) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static String requireName(String value, String what) {

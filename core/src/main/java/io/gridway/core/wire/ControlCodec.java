@@ -9,17 +9,17 @@ import java.nio.ByteBuffer;
 final class ControlCodec {
   private ControlCodec() {}
 
-  static void writeEndOfWindow(EndOfWindow w, ByteBuffer out) {
+  static void writeEndOfWindow(EndOfWindow w, ByteBuffer out, Utf8.Encoder utf8) {
     out.putLong(w.scn().value()).putLong(w.commitTimeMicros());
-    FieldWriter.name(out, w.gtid(), "GTID");
+    FieldWriter.name(utf8, out, w.gtid(), "GTID");
     SourcePosition position = w.position();
     if (position == null) {
       out.put((byte) WireFormat.POSITION_NONE);
     } else if (position instanceof SourcePosition.Binlog b) {
       out.put((byte) WireFormat.POSITION_BINLOG);
-      FieldWriter.name(out, b.file(), "binlog file name");
+      FieldWriter.name(utf8, out, b.file(), "binlog file name");
       out.putLong(b.offset());
-      FieldWriter.text(out, b.gtidSet(), "GTID set");
+      FieldWriter.text(utf8, out, b.gtidSet(), "GTID set");
     } else if (position instanceof SourcePosition.Trail t) {
       out.put((byte) WireFormat.POSITION_TRAIL).putLong(t.sequence()).putLong(t.rba());
     } else if (position instanceof SourcePosition.Generated g) {
@@ -55,11 +55,11 @@ final class ControlCodec {
     return h;
   }
 
-  static void writeError(ErrorFrame e, ByteBuffer out) {
+  static void writeError(ErrorFrame e, ByteBuffer out, Utf8.Encoder utf8) {
     out.putShort((short) e.status());
-    FieldWriter.name(out, e.type(), "error type");
+    FieldWriter.name(utf8, out, e.type(), "error type");
     out.putLong(e.scn());
-    FieldWriter.text(out, e.detail(), "error detail");
+    FieldWriter.text(utf8, out, e.detail(), "error detail");
   }
 
   static ErrorFrame readError(PayloadCursor in) {

@@ -4,8 +4,9 @@ import java.nio.ByteBuffer;
 
 /**
  * Writes the length-prefixed fields of §1 ({@code name}, {@code blob}) at a big-endian buffer's
- * position, encoding UTF-8 straight into it and back-patching the length, and rejects what the
- * wire cannot hold with an {@link IllegalArgumentException} naming the field. Stateless.
+ * position, encoding UTF-8 with the caller's {@link Utf8.Encoder} and back-patching the length, and
+ * rejects what the wire cannot hold with an {@link IllegalArgumentException} naming the field.
+ * Stateless.
  */
 final class FieldWriter {
   private static final int MAX_NAME = 0xFFFF;
@@ -13,10 +14,10 @@ final class FieldWriter {
   private FieldWriter() {}
 
   /** A {@code name}: u16 byte count, then UTF-8. */
-  static void name(ByteBuffer out, String value, String what) {
+  static void name(Utf8.Encoder utf8, ByteBuffer out, String value, String what) {
     int at = out.position();
     out.putShort((short) 0);
-    int length = utf8(out, value, what);
+    int length = utf8(utf8, out, value, what);
     if (length > MAX_NAME) {
       throw new IllegalArgumentException(what + " is " + length + " bytes of UTF-8, more than a name's 65535");
     }
@@ -24,10 +25,10 @@ final class FieldWriter {
   }
 
   /** A {@code blob} of UTF-8 text: u32 byte count, then UTF-8. */
-  static void text(ByteBuffer out, String value, String what) {
+  static void text(Utf8.Encoder utf8, ByteBuffer out, String value, String what) {
     int at = out.position();
     out.putInt(0);
-    out.putInt(at, utf8(out, value, what));
+    out.putInt(at, utf8(utf8, out, value, what));
   }
 
   static void u16(ByteBuffer out, int value, String what) {
@@ -37,9 +38,9 @@ final class FieldWriter {
     out.putShort((short) value);
   }
 
-  private static int utf8(ByteBuffer out, String value, String what) {
+  private static int utf8(Utf8.Encoder utf8, ByteBuffer out, String value, String what) {
     try {
-      return Utf8.encode(value, out);
+      return utf8.encode(value, out);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(what + ": " + e.getMessage(), e);
     }

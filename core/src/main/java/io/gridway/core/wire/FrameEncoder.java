@@ -34,7 +34,11 @@ public final class FrameEncoder {
 
   private final CRC32C crc = new CRC32C();
   private final LongMap<SchemaLayout> layouts = new LongMap<>();
+  private final Utf8.Encoder utf8 = new Utf8.Encoder();
   private final PayloadWriter<ChangeEvent> eventPayload = this::writeEventPayload;
+  private final PayloadWriter<TableSchema> schemaPayload = (s, out) -> SchemaCodec.write(s, out, utf8);
+  private final PayloadWriter<EndOfWindow> endOfWindowPayload = (w, out) -> ControlCodec.writeEndOfWindow(w, out, utf8);
+  private final PayloadWriter<ErrorFrame> errorPayload = (e, out) -> ControlCodec.writeError(e, out, utf8);
 
   /** Writes one frame's payload at the buffer's position. */
   @FunctionalInterface
@@ -44,7 +48,7 @@ public final class FrameEncoder {
 
   /** A SCHEMA frame (§3). */
   public int writeSchema(TableSchema s, ByteBuffer out) {
-    return frame(FrameType.SCHEMA, Objects.requireNonNull(s, "schema"), SchemaCodec::write, out);
+    return frame(FrameType.SCHEMA, Objects.requireNonNull(s, "schema"), schemaPayload, out);
   }
 
   /** An EVENT frame (§4). The reader must have had the event's SCHEMA frame first. */
@@ -55,7 +59,7 @@ public final class FrameEncoder {
   /** An END_OF_WINDOW frame (§5); {@code position} null means position kind "none". */
   public int writeEndOfWindow(Scn scn, long commitTimeMicros, String gtid, SourcePosition position, ByteBuffer out) {
     return frame(FrameType.END_OF_WINDOW, new EndOfWindow(scn, commitTimeMicros, gtid, position),
-        ControlCodec::writeEndOfWindow, out);
+        endOfWindowPayload, out);
   }
 
   /** A HEARTBEAT frame (§6). */
@@ -65,7 +69,7 @@ public final class FrameEncoder {
 
   /** An ERROR frame (§7). */
   public int writeError(int status, String type, long scn, String detail, ByteBuffer out) {
-    return frame(FrameType.ERROR, new ErrorFrame(status, type, scn, detail), ControlCodec::writeError, out);
+    return frame(FrameType.ERROR, new ErrorFrame(status, type, scn, detail), errorPayload, out);
   }
 
   /**
@@ -149,15 +153,15 @@ public final class FrameEncoder {
         .putShort((short) e.partition())
         .put((byte) op.code())
         .put((byte) ((e.before() != null ? WireFormat.FLAG_BEFORE : 0) | (e.after() != null ? WireFormat.FLAG_AFTER : 0)));
-    FieldWriter.name(out, e.origin(), "origin");
+    FieldWriter.name(utf8, out, e.origin(), "origin");
     if (op == Operation.SCHEMA_CHANGE) {
-      FieldWriter.text(out, e.ddl(), "DDL");
+      FieldWriter.text(utf8, out, e.ddl(), "DDL");
     }
     if (e.before() != null) {
-      RowEncoder.write(layout, e.before(), out);
+      RowEncoder.write(layout, e.before(), out, utf8);
     }
     if (e.after() != null) {
-      RowEncoder.write(layout, e.after(), out);
+      RowEncoder.write(layout, e.after(), out, utf8);
     }
   }
 

@@ -24,7 +24,7 @@ final class RowEncoder {
 
   private RowEncoder() {}
 
-  static void write(SchemaLayout layout, Row row, ByteBuffer out) {
+  static void write(SchemaLayout layout, Row row, ByteBuffer out, Utf8.Encoder utf8) {
     int n = layout.columnCount;
     out.putShort((short) n);
     for (int base = 0; base < n; base += 8) {
@@ -45,14 +45,14 @@ final class RowEncoder {
         continue;
       }
       try {
-        writeValue(layout, i, value, out);
+        writeValue(layout, i, value, out, utf8);
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(layout.columnName(i) + ": " + e.getMessage(), e);
       }
     }
   }
 
-  private static void writeValue(SchemaLayout layout, int i, Object value, ByteBuffer out) {
+  private static void writeValue(SchemaLayout layout, int i, Object value, ByteBuffer out, Utf8.Encoder utf8) {
     switch (layout.kinds[i]) {
       case INT8, UINT8 -> out.put((byte) integer(layout, i, value));
       case INT16, UINT16, YEAR -> out.putShort((short) integer(layout, i, value));
@@ -62,7 +62,7 @@ final class RowEncoder {
       case DECIMAL -> decimal(layout, i, value, out);
       case FLOAT32 -> out.putInt(Float.floatToRawIntBits(expect(value, Float.class)));
       case FLOAT64 -> out.putLong(Double.doubleToRawLongBits(expect(value, Double.class)));
-      case STRING -> FieldWriter.text(out, expect(value, String.class), "value");
+      case STRING -> FieldWriter.text(utf8, out, expect(value, String.class), "value");
       case BYTES -> {
         Bytes bytes = expect(value, Bytes.class);
         out.putInt(bytes.length());

@@ -15,25 +15,25 @@ final class SchemaCodec {
 
   private SchemaCodec() {}
 
-  static void write(TableSchema s, ByteBuffer out) {
+  static void write(TableSchema s, ByteBuffer out, Utf8.Encoder utf8) {
     String table = s.qualifiedName();
     out.putLong(s.id());
-    FieldWriter.name(out, s.source(), table + ": source name");
-    FieldWriter.name(out, s.database(), table + ": database name");
-    FieldWriter.name(out, s.table(), table + ": table name");
+    FieldWriter.name(utf8, out, s.source(), table + ": source name");
+    FieldWriter.name(utf8, out, s.database(), table + ": database name");
+    FieldWriter.name(utf8, out, s.table(), table + ": table name");
     out.putShort((short) s.columnCount());
     for (Column c : s.columns()) {
       String what = table + "." + c.name();
-      FieldWriter.name(out, c.name(), what + ": column name");
+      FieldWriter.name(utf8, out, c.name(), what + ": column name");
       out.put((byte) c.type().code());
       out.put((byte) ((c.unsigned() ? WireFormat.COLUMN_FLAG_UNSIGNED : 0) | (c.nullable() ? WireFormat.COLUMN_FLAG_NULLABLE : 0)));
       out.putInt(c.length());
       out.put((byte) c.precision());
       out.put((byte) c.scale());
-      FieldWriter.name(out, c.charset() == null ? "" : c.charset(), what + ": charset");
+      FieldWriter.name(utf8, out, c.charset() == null ? "" : c.charset(), what + ": charset");
       FieldWriter.u16(out, c.members().size(), what + ": member count");
       for (String member : c.members()) {
-        FieldWriter.name(out, member, what + ": member");
+        FieldWriter.name(utf8, out, member, what + ": member");
       }
     }
     FieldWriter.u16(out, s.keySize(), table + ": key column count");

@@ -39,15 +39,15 @@ final class Temporals {
     if (packed < 0 || packed >>> 9 > 9999) {
       return false;
     }
-    return isValidDay(packed >>> 9, packed >>> 5 & 0xF, packed & 0x1F);
+    return isValidDay(packed >>> 5 & 0xF, packed & 0x1F);
   }
 
-  /** A valid wire DATE as a {@link LocalDate}, or a {@link ZeroDate} when its month or day is 0. */
+  /** A valid wire DATE as a {@link LocalDate}, or a {@link ZeroDate} when it is a zero or invalid date. */
   static Object unpackDate(int packed) {
     int year = packed >>> 9;
     int month = packed >>> 5 & 0xF;
     int day = packed & 0x1F;
-    return month == 0 || day == 0 ? ZeroDate.date(year, month, day) : LocalDate.of(year, month, day);
+    return ZeroDate.holds(year, month, day) ? ZeroDate.date(year, month, day) : LocalDate.of(year, month, day);
   }
 
   // ---- DATETIME ---------------------------------------------------------------------------------
@@ -71,7 +71,7 @@ final class Temporals {
     int second = (int) (packed >>> 20 & 0x3F);
     int micros = (int) (packed & 0xF_FFFF);
     return hour < 24 && minute < 60 && second < 60 && micros < MICROS_PER_SECOND
-        && isValidDay((int) (packed >>> 46), (int) (packed >>> 42 & 0xF), (int) (packed >>> 37 & 0x1F));
+        && isValidDay((int) (packed >>> 42 & 0xF), (int) (packed >>> 37 & 0x1F));
   }
 
   /** A valid wire DATETIME as a {@link LocalDateTime}, or a {@link ZeroDate}. */
@@ -83,26 +83,15 @@ final class Temporals {
     int minute = (int) (packed >>> 26 & 0x3F);
     int second = (int) (packed >>> 20 & 0x3F);
     int micros = (int) (packed & 0xF_FFFF);
-    if (month == 0 || day == 0) {
+    if (ZeroDate.holds(year, month, day)) {
       return new ZeroDate(ColumnType.DATETIME, year, month, day, hour, minute, second, micros);
     }
     return LocalDateTime.of(year, month, day, hour, minute, second, micros * 1000);
   }
 
-  private static boolean isValidDay(int year, int month, int day) {
-    if (month > 12 || day > 31) {
-      return false;
-    }
-    // Zero dates keep any day 0..31; a real date must exist in the (proleptic Gregorian) calendar.
-    return month == 0 || day == 0 || day <= monthLength(year, month);
-  }
-
-  private static int monthLength(int year, int month) {
-    return switch (month) {
-      case 2 -> (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)) ? 29 : 28;
-      case 4, 6, 9, 11 -> 30;
-      default -> 31;
-    };
+  /** Month 0–12 and day 0–31: zero and invalid dates (2024-02-31, as ALLOW_INVALID_DATES stores) included. */
+  private static boolean isValidDay(int month, int day) {
+    return month <= 12 && day <= 31;
   }
 
   /** The packed DATE or DATETIME, or TIMESTAMP 0, of a zero date. */

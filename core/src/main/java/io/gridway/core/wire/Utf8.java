@@ -4,21 +4,24 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetEncoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 
 /**
- * Strict UTF-8 (RFC 3629) for the codec: the encoder writes straight into the frame buffer and
- * rejects what UTF-8 cannot hold (an unpaired surrogate, which {@link String#getBytes} would
- * silently turn into {@code ?}); the decoder rejects overlong forms, encoded surrogates and code
+ * Strict UTF-8 (RFC 3629) for the codec: the encoder rejects what UTF-8 cannot hold (an unpaired
+ * surrogate, which {@link String#getBytes} would silently turn into {@code ?}); the decoder rejects overlong forms, encoded surrogates and code
  * points above U+10FFFF, which {@link String#String(byte[], java.nio.charset.Charset)} would
  * silently replace. Together they make decode → encode give back the same bytes.
  *
- * <p>Stateless and thread-safe. All offsets are absolute; buffers must be big-endian.
+ * <p>The static methods are thread-safe; an {@link Encoder} is not. All offsets are absolute;
+ * buffers must be big-endian.
  */
 final class Utf8 {
   private static final long HIGH_BITS = 0x8080_8080_8080_8080L;
-  private static final long ONES = 0x0101_0101_0101_0101L;
-  private static final long QUESTION_MARKS = 0x3F3F_3F3F_3F3F_3F3FL;
   /** Eight bytes of an array at once (byte order is irrelevant to the bit tests made with it). */
   private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.nativeOrder());
 
@@ -132,75 +135,65 @@ final class Utf8 {
   }
 
   /**
-   * Writes the UTF-8 form of {@code s} at the buffer's position and returns its byte count.
-   *
-   * @throws IllegalArgumentException for an unpaired surrogate (the buffer's position is then
-   *     undefined: callers roll back the whole frame)
-   * @throws java.nio.BufferOverflowException when the buffer lacks room
+   * Writes strings as UTF-8: the JDK's UTF-8 {@link CharsetEncoder} over reused scratch arrays
+   * ({@code getChars}, a vectorised copy; the encoder's ASCII fast path; one bulk copy into the frame
+   * buffer) — no allocation per value, unlike {@link String#getBytes}, which also turns an unpaired
+   * surrogate into '?' silently (the reason a scan for '?' followed it; that scan was ~35 % of the
+   * relay's publisher thread). The encoder reports unpaired surrogates instead ({@link
+   * CodingErrorAction#REPORT}). Strings longer than {@value #RETAINED_CHARS} chars get scratch
+   * arrays of their own, so a 1 MB TEXT does not pin 4 MB. Not thread-safe: each {@link
+   * FrameEncoder} owns one (a ThreadLocal lookup per value cost more than the encoding).
    */
-  static int encode(String s, ByteBuffer out) {
-    int chars = s.length();
-    if (chars == 0) {
-      return 0;
-    }
-    // getBytes is a vectorised copy for ASCII text, far faster than a loop over charAt. One byte per
-    // char means ASCII, unless an unpaired surrogate was replaced by '?': look for '?' to rule it out.
-    byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
-    if (bytes.length == chars && !hasReplacedSurrogate(s, bytes)) {
-      out.put(bytes);
-      return chars;
-    }
-    return encodeChars(s, out);
-  }
+  static final class Encoder {
+    private static final int RETAINED_CHARS = 1 << 14;
 
-  /**
-   * Whether a '?' in the one-byte-per-char encoding stands for a replaced surrogate rather than a
-   * real '?'. Words without a '?' are skipped eight bytes at a time; only words that hold one are
-   * checked char by char, so text with many question marks (random or user text) stays fast.
-   */
-  private static boolean hasReplacedSurrogate(String s, byte[] bytes) {
-    int i = 0;
-    for (int end = bytes.length - 8; i <= end; i += 8) {
-      long x = (long) LONGS.get(bytes, i) ^ QUESTION_MARKS;
-      if (((x - ONES) & ~x & HIGH_BITS) != 0 && replacedIn(s, bytes, i, i + 8)) {
-        return true;
+    private final CharsetEncoder utf8 = StandardCharsets.UTF_8.newEncoder()
+        .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+    private char[] chars = new char[0];
+    private byte[] bytes = new byte[0];
+    private CharBuffer charView = CharBuffer.wrap(chars);
+    private ByteBuffer byteView = ByteBuffer.wrap(bytes);
+
+    /**
+     * Writes the UTF-8 form of {@code s} at the buffer's position and returns its byte count.
+     *
+     * @throws IllegalArgumentException for an unpaired surrogate (nothing is written)
+     * @throws java.nio.BufferOverflowException when the buffer lacks room (nothing is written)
+     */
+    int encode(String s, ByteBuffer out) {
+      int n = s.length();
+      if (n == 0) {
+        return 0;
       }
-    }
-    return replacedIn(s, bytes, i, bytes.length);
-  }
-
-  private static boolean replacedIn(String s, byte[] bytes, int from, int to) {
-    for (int i = from; i < to; i++) {
-      if (bytes[i] == '?' && s.charAt(i) != '?') {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static int encodeChars(String s, ByteBuffer out) {
-    int start = out.position();
-    int chars = s.length();
-    for (int i = 0; i < chars; i++) {
-      char c = s.charAt(i);
-      if (c < 0x80) {
-        out.put((byte) c);
-      } else if (c < 0x800) {
-        out.put((byte) (0xC0 | c >> 6)).put((byte) (0x80 | (c & 0x3F)));
-      } else if (Character.isSurrogate(c)) {
-        if (!Character.isHighSurrogate(c) || i + 1 == chars || !Character.isLowSurrogate(s.charAt(i + 1))) {
-          throw new IllegalArgumentException("unpaired surrogate U+" + Integer.toHexString(c).toUpperCase()
-              + " at index " + i + ", which UTF-8 cannot encode");
-        }
-        int cp = Character.toCodePoint(c, s.charAt(++i));
-        out.put((byte) (0xF0 | cp >> 18))
-            .put((byte) (0x80 | (cp >> 12 & 0x3F)))
-            .put((byte) (0x80 | (cp >> 6 & 0x3F)))
-            .put((byte) (0x80 | (cp & 0x3F)));
+      CharBuffer in;
+      ByteBuffer encoded;
+      if (n <= chars.length) {
+        in = charView;
+        encoded = byteView;
+      } else if (n <= RETAINED_CHARS) {
+        chars = new char[Math.max(n, Math.min(RETAINED_CHARS, chars.length * 2))];
+        bytes = new byte[chars.length * 3];
+        charView = CharBuffer.wrap(chars);
+        byteView = ByteBuffer.wrap(bytes);
+        in = charView;
+        encoded = byteView;
       } else {
-        out.put((byte) (0xE0 | c >> 12)).put((byte) (0x80 | (c >> 6 & 0x3F))).put((byte) (0x80 | (c & 0x3F)));
+        in = CharBuffer.wrap(new char[n]);
+        encoded = ByteBuffer.wrap(new byte[n * 3]);
       }
+      s.getChars(0, n, in.array(), 0);
+      in.clear().limit(n);
+      encoded.clear();
+      utf8.reset();
+      CoderResult result = utf8.encode(in, encoded, true); // 3 bytes per char always fit: never an overflow
+      if (result.isError()) {
+        int at = in.position();
+        throw new IllegalArgumentException("unpaired surrogate U+" + Integer.toHexString(s.charAt(at)).toUpperCase(Locale.ROOT)
+            + " at index " + at + ", which UTF-8 cannot encode");
+      }
+      utf8.flush(encoded);
+      out.put(encoded.array(), 0, encoded.position());
+      return encoded.position();
     }
-    return out.position() - start;
   }
 }

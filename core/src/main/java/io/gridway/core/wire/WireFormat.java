@@ -30,6 +30,9 @@ public final class WireFormat {
   public static final int EVENT_FLAGS = 27;
   public static final int EVENT_ORIGIN = 28;
 
+  /** Offset of the window's SCN within an END_OF_WINDOW payload (§5; add {@link #HEADER_SIZE} within the frame). */
+  public static final int END_OF_WINDOW_SCN = 0;
+
   public static final int FLAG_BEFORE = 1;
   public static final int FLAG_AFTER = 2;
 

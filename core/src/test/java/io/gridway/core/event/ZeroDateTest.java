@@ -18,6 +18,18 @@ class ZeroDateTest {
   }
 
   @Test
+  void daysPastTheEndOfTheMonthAreInvalidDatesKeptAsTheyAre() {
+    // what ALLOW_INVALID_DATES lets MySQL store, and java.time cannot hold
+    assertThat(ZeroDate.date(2024, 2, 31).toString()).isEqualTo("2024-02-31");
+    assertThat(ZeroDate.date(2023, 2, 29).toString()).isEqualTo("2023-02-29");
+    assertThat(new ZeroDate(ColumnType.DATETIME, 2023, 4, 31, 10, 20, 30, 0).toString()).isEqualTo("2023-04-31 10:20:30");
+    assertThat(ZeroDate.holds(2024, 2, 29)).isFalse(); // a leap day is a real date
+    assertThat(ZeroDate.holds(1900, 2, 29)).isTrue();
+    assertThatThrownBy(() -> ZeroDate.date(2024, 2, 29)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("valid date");
+    assertThatThrownBy(() -> new ZeroDate(ColumnType.TIMESTAMP, 2024, 2, 31, 0, 0, 0, 0)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
   void validDatesAndOutOfRangeFieldsAreRejected() {
     assertThatThrownBy(() -> ZeroDate.date(2024, 1, 1)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("valid date");
     assertThatThrownBy(() -> ZeroDate.date(2024, 13, 0)).isInstanceOf(IllegalArgumentException.class);

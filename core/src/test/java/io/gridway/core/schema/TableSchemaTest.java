@@ -20,6 +20,18 @@ class TableSchemaTest {
         Column.temporal("at", ColumnType.DATETIME, 6)), List.of("id"));
   }
 
+  @Test
+  void aTableWithoutColumnsOrKeyListIsAClearErrorNotANullPointer() {
+    assertThatThrownBy(() -> TableSchema.of("s", "shop", "gone", null, List.of())).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("shop.gone: no column list").hasMessageContaining("dropped");
+    assertThatThrownBy(() -> TableSchema.of("s", "shop", "gone", java.util.Arrays.asList(Column.of("id", ColumnType.INT), null),
+        List.of())).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("shop.gone: a null column");
+    assertThatThrownBy(() -> TableSchema.of("s", "shop", "t", List.of(Column.of("id", ColumnType.INT)), null))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("shop.t: no key list");
+    assertThatThrownBy(() -> io.gridway.core.event.Row.of(null, 1L)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("the table is unknown");
+  }
+
   /** The literal pins the fingerprint: relays and stored data depend on ids never changing meaning. */
   @Test
   void aFixedSchemaHasAFixedId() {

@@ -251,7 +251,7 @@ class FrameCorruptionTest {
         with(frame, f -> f.put(at[1], (byte) 0xC0).put(at[1] + 1, (byte) 0x80)), // overlong UTF-8
         with(frame, f -> f.put(at[1], (byte) 0xFF)),
         with(frame, f -> f.putInt(at[2], 2024 << 9 | 13 << 5 | 1)), // month 13
-        with(frame, f -> f.putInt(at[2], 2023 << 9 | 2 << 5 | 29)), // 2023-02-29
+        with(frame, f -> f.putInt(at[2], 2023 << 9 | 15 << 5 | 29)), // month 15 (2023-02-29 is an invalid date, kept)
         with(frame, f -> f.putInt(at[2], 1 << 23)), // bits above the year
         with(frame, f -> f.putInt(at[2], 10_000 << 9 | 1 << 5 | 1)), // year 10000
         with(frame, f -> f.put(at[3] - 2, (byte) 3)), // DECIMAL scale differs from the column's
@@ -260,7 +260,7 @@ class FrameCorruptionTest {
         with(frame, f -> f.putLong(at[4], Temporals.packDateTime(2024, 1, 1, 0, 60, 0, 0))),
         with(frame, f -> f.putLong(at[4], Temporals.packDateTime(2024, 1, 1, 0, 0, 60, 0))),
         with(frame, f -> f.putLong(at[4], Temporals.packDateTime(2024, 1, 1, 0, 0, 0, 1_000_000))),
-        with(frame, f -> f.putLong(at[4], Temporals.packDateTime(2024, 4, 31, 0, 0, 0, 0))),
+        with(frame, f -> f.putLong(at[4], Temporals.packDateTime(2024, 14, 30, 0, 0, 0, 0))),
         with(frame, f -> f.putLong(at[4], -1L)),
         with(frame, f -> f.putInt(at[5], 1 << 23)), // MEDIUMINT above its range
         with(frame, f -> f.putInt(at[5], -(1 << 23) - 1)),

@@ -33,11 +33,15 @@ class TemporalsTest {
   }
 
   @Test
-  void validityFollowsTheCalendar() {
+  void fieldsMustBeInRangeAndDaysPastTheMonthAreInvalidDates() {
     assertThat(Temporals.isValidDate(Temporals.packDate(2000, 2, 29))).isTrue(); // leap: divisible by 400
-    assertThat(Temporals.isValidDate(Temporals.packDate(1900, 2, 29))).isFalse();
-    assertThat(Temporals.isValidDate(Temporals.packDate(0, 2, 29))).isTrue();
-    assertThat(Temporals.isValidDate(Temporals.packDate(2023, 2, 31))).isFalse();
+    assertThat(Temporals.isValidDate(Temporals.packDate(1900, 2, 29))).isTrue(); // an invalid date: ZeroDate
+    assertThat(Temporals.unpackDate(Temporals.packDate(1900, 2, 29))).isEqualTo(ZeroDate.date(1900, 2, 29));
+    assertThat(Temporals.unpackDate(Temporals.packDate(0, 2, 29))).isEqualTo(LocalDate.of(0, 2, 29));
+    assertThat(Temporals.isValidDate(Temporals.packDate(2023, 2, 31))).isTrue(); // as ALLOW_INVALID_DATES stores it
+    assertThat(Temporals.unpackDateTime(Temporals.packDateTime(2023, 4, 31, 1, 2, 3, 4)))
+        .isEqualTo(new ZeroDate(ColumnType.DATETIME, 2023, 4, 31, 1, 2, 3, 4));
+    assertThat(Temporals.isValidDate(Temporals.packDate(2023, 13, 1))).isFalse();
     assertThat(Temporals.isValidDate(Temporals.packDate(2023, 0, 31))).isTrue(); // zero month keeps any day
     assertThat(Temporals.isValidDate(Temporals.packDate(9999, 12, 31))).isTrue();
     assertThat(Temporals.isValidDate(Temporals.packDate(10_000, 1, 1))).isFalse();

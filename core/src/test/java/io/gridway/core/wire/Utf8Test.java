@@ -29,7 +29,7 @@ class Utf8Test {
   @Property(tries = 500)
   void encodingIsTheJdksForWellFormedText(@ForAll("text") String s) {
     ByteBuffer out = ByteBuffer.allocate(s.length() * 3 + 16).position(3);
-    int n = Utf8.encode(s, out);
+    int n = new Utf8.Encoder().encode(s, out);
     byte[] expected = s.getBytes(StandardCharsets.UTF_8);
     assertThat(n).isEqualTo(expected.length);
     assertThat(Arrays.copyOfRange(out.array(), 3, 3 + n)).isEqualTo(expected);
@@ -59,11 +59,27 @@ class Utf8Test {
   @Test
   void unpairedSurrogatesCannotBeEncoded() {
     for (String bad : new String[] {"\uD83D", "a\uDE00b", "\uDE00\uD83D", "?\uD800", "????????\uDFFF"}) {
-      assertThatThrownBy(() -> Utf8.encode(bad, ByteBuffer.allocate(64))).isInstanceOf(IllegalArgumentException.class)
+      assertThatThrownBy(() -> new Utf8.Encoder().encode(bad, ByteBuffer.allocate(64))).isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("unpaired surrogate");
     }
     ByteBuffer out = ByteBuffer.allocate(64);
-    assertThat(Utf8.encode("??? and ?", out)).isEqualTo(9);
+    assertThat(new Utf8.Encoder().encode("??? and ?", out)).isEqualTo(9);
+  }
+
+  @Test
+  void oneEncoderServesShortAndHugeStringsAndGoesOnAfterAnError() {
+    Utf8.Encoder encoder = new Utf8.Encoder();
+    String huge = "ab😀ĉ".repeat(20_000); // past the retained scratch size
+    for (String s : new String[] {"a", "é😀", huge, "x".repeat(1040), "", huge.substring(5, 4000)}) {
+      ByteBuffer out = ByteBuffer.allocate(s.length() * 3 + 8);
+      assertThat(encoder.encode(s, out)).isEqualTo(s.getBytes(StandardCharsets.UTF_8).length);
+      assertThat(Arrays.copyOf(out.array(), out.position())).isEqualTo(s.getBytes(StandardCharsets.UTF_8));
+    }
+    ByteBuffer out = ByteBuffer.allocate(64);
+    assertThatThrownBy(() -> encoder.encode("ok\uD800", out)).hasMessageContaining("unpaired surrogate U+D800 at index 2");
+    assertThat(out.position()).isZero(); // nothing written
+    assertThatThrownBy(() -> encoder.encode("x".repeat(100), ByteBuffer.allocate(10))).isInstanceOf(java.nio.BufferOverflowException.class);
+    assertThat(encoder.encode("fine", out)).isEqualTo(4);
   }
 
   private static void assertValid(boolean valid, int... values) {

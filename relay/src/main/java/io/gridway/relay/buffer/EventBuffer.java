@@ -7,6 +7,8 @@ import io.netty.buffer.Unpooled;
 import java.lang.invoke.VarHandle;
 import java.nio.BufferOverflowException;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * The relay's event buffer: complete windows of encoded EVENT and END_OF_WINDOW frames, in SCN
@@ -39,6 +41,7 @@ public final class EventBuffer {
   private static final int EVENT_SCN = WireFormat.HEADER_SIZE + WireFormat.EVENT_SCN;
   private static final int EVENT_SCHEMA = WireFormat.HEADER_SIZE + WireFormat.EVENT_SCHEMA_ID;
   private static final int EVENT_PARTITION = WireFormat.HEADER_SIZE + WireFormat.EVENT_PARTITION;
+  private static final int END_OF_WINDOW_SCN = WireFormat.HEADER_SIZE + WireFormat.END_OF_WINDOW_SCN;
 
   private final long capacityBytes;
   private final int chunkBytes;
@@ -63,6 +66,9 @@ public final class EventBuffer {
   private volatile long eventsPublished;
   private volatile long windowsEvicted;
   private volatile int chunksAllocated;
+  // Newest SCN published per partition (index = partition id, -1 = none yet), grown on demand by the
+  // publisher and replaced whole; for /v1/sources (consumers' lag), so readers may see it a window late.
+  private volatile AtomicLongArray newestByPartition = new AtomicLongArray(0);
 
   /**
    * @param capacityBytes the most memory the buffer's chunks may take
@@ -123,6 +129,7 @@ public final class EventBuffer {
     int start = writeOffset;
     int end = target.position();
     long summary = summarize(target, start, end, scn);
+    recordPartitions(scn);
     long window = published;
     if (window - oldest >= index.capacity()) {
       advanceOldest(window - index.capacity() + 1);
@@ -193,6 +200,24 @@ public final class EventBuffer {
   // Set by summarize() for append(): publisher-only scratch, avoids an object per window.
   private long partitionBits;
   private long schemaId;
+  private int[] windowPartitions = new int[16];
+  private int windowPartitionCount;
+
+  private void recordPartitions(long scn) {
+    AtomicLongArray newest = newestByPartition;
+    for (int i = 0; i < windowPartitionCount; i++) {
+      int p = windowPartitions[i];
+      if (p >= newest.length()) {
+        AtomicLongArray grown = new AtomicLongArray(Math.max(p + 1, newest.length() * 2));
+        for (int j = 0; j < grown.length(); j++) {
+          grown.lazySet(j, j < newest.length() ? newest.get(j) : -1);
+        }
+        newestByPartition = grown;
+        newest = grown;
+      }
+      newest.lazySet(p, scn);
+    }
+  }
 
   /**
    * Checks that {@code [start, end)} is EVENT frames of the window's SCN closed by one END_OF_WINDOW
@@ -204,6 +229,7 @@ public final class EventBuffer {
     long schema = 0;
     boolean multi = false;
     int events = 0;
+    windowPartitionCount = 0;
     int pos = start;
     while (pos < end) {
       checkHeader(memory, pos, end, scn);
@@ -214,7 +240,7 @@ public final class EventBuffer {
           throw new IllegalArgumentException("window " + Long.toUnsignedString(scn)
               + ": END_OF_WINDOW must close a window of one or more events");
         }
-        if (memory.getLong(pos + WireFormat.HEADER_SIZE) != scn) {
+        if (memory.getLong(pos + END_OF_WINDOW_SCN) != scn) {
           throw new IllegalArgumentException("window " + Long.toUnsignedString(scn) + ": END_OF_WINDOW has another SCN");
         }
       } else if (type == FrameType.EVENT) {
@@ -227,7 +253,14 @@ public final class EventBuffer {
         } else if (eventSchema != schema) {
           multi = true;
         }
-        bits |= 1L << (memory.getShort(pos + EVENT_PARTITION) & 63);
+        int partition = memory.getShort(pos + EVENT_PARTITION) & 0xFFFF;
+        bits |= 1L << (partition & 63);
+        if (events == 0 || windowPartitions[windowPartitionCount - 1] != partition) {
+          if (windowPartitionCount == windowPartitions.length) {
+            windowPartitions = Arrays.copyOf(windowPartitions, windowPartitionCount * 2);
+          }
+          windowPartitions[windowPartitionCount++] = partition;
+        }
         events++;
       } else {
         throw new IllegalArgumentException("window " + Long.toUnsignedString(scn) + ": unexpected " + type
@@ -355,6 +388,15 @@ public final class EventBuffer {
         return scn;
       }
     }
+  }
+
+  /**
+   * The SCN of the newest window published with an event in {@code partition} since this buffer was
+   * created (held or since evicted), or -1 when there was none.
+   */
+  public long newestScn(int partition) {
+    AtomicLongArray newest = newestByPartition;
+    return partition >= 0 && partition < newest.length() ? newest.get(partition) : -1;
   }
 
   /** The SCN of the oldest window still held, or -1 (as unsigned: none) when the buffer is empty. */

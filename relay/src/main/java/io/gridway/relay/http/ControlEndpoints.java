@@ -31,13 +31,26 @@ final class ControlEndpoints {
       Map<String, Object> json = new LinkedHashMap<>();
       json.put("source", source.id());
       json.put("ready", source.ready());
-      json.put("partitions", source.partitionsDescription());
+      json.put("partitions", partitions(source));
       json.put("buffer", buffer(source.buffer()));
       json.putAll(source.status());
       list.add(json);
     }
     state.responded("sources", 200);
     Responses.json(ctx, keepAlive, HttpResponseStatus.OK, Map.of("sources", list));
+  }
+
+  /** Each partition served with the newest SCN published in it (null: none since the relay started), for consumers' lag. */
+  private static List<Map<String, Object>> partitions(ServedSource source) {
+    List<Map<String, Object>> list = new ArrayList<>();
+    for (int p : source.partitions()) {
+      long newest = source.buffer().newestScn(p);
+      Map<String, Object> json = new LinkedHashMap<>();
+      json.put("partition", p);
+      json.put("newestScn", newest == -1 ? null : Long.toUnsignedString(newest));
+      list.add(json);
+    }
+    return list;
   }
 
   private static Map<String, Object> buffer(EventBuffer buffer) {

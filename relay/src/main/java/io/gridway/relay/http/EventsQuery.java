@@ -128,7 +128,7 @@ record EventsQuery(long since, EventFilter filter, int maxBytes, long waitMs, bo
       }
       if (!source.servesPartition(id)) {
         throw new Problem.Failure(Problem.unknownPartition("source '" + source.id() + "' has no partition " + id
-            + " here (this relay serves " + source.partitionsDescription() + ")"));
+            + " here (this relay serves " + ServedSource.describe(source.partitions()) + ")"));
       }
       ids.add(id);
     }

@@ -52,10 +52,11 @@ record Problem(HttpResponseStatus status, String type, String title, String deta
     Map<String, Object> extra = new LinkedHashMap<>();
     extra.put("oldestScn", Long.toUnsignedString(oldestScn));
     extra.put("since", Long.toUnsignedString(since));
+    String held = oldestScn == -1 ? "the buffer holds no window yet and starts above it (re-bootstrap)"
+        : "the oldest SCN held is " + Long.toUnsignedString(oldestScn) + " (resume with since="
+            + Long.toUnsignedString(oldestScn - 1) + " only if skipping the gap is acceptable, else re-bootstrap)";
     return new Problem(HttpResponseStatus.GONE, "scn-evicted", "SCN no longer in the buffer",
-        "windows after " + Long.toUnsignedString(since) + " were evicted; the oldest SCN held is "
-            + Long.toUnsignedString(oldestScn) + " (resume with since=" + Long.toUnsignedString(oldestScn - 1)
-            + " only if skipping the gap is acceptable, else re-bootstrap)", extra);
+        "windows after " + Long.toUnsignedString(since) + " were evicted; " + held, extra);
   }
 
   static Problem tooManyRequests(String what, int limit) {

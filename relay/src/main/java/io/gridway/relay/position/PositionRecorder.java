@@ -6,6 +6,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,18 +17,27 @@ import org.slf4j.LoggerFactory;
  * the newest one if it changed. A crash therefore loses at most one flush interval of position, which
  * the fetcher re-reads: SCNs are deterministic, and the publisher skips SCNs it already holds.
  *
- * <p>Keeps the replay ring: a checkpoint every {@code max(1s, replay/8)}, the ones within {@code replay}
- * of the newest plus one older.
+ * <p><b>The replay ring</b> (only with {@code replay > 0}): a checkpoint every {@code max(1s, replay/8)}
+ * of the relay's clock, and the oldest one kept is where a restart refills the buffer from ({@link
+ * PositionState#resumeFrom}). It reaches back far enough for both bounds: at least {@code replay} before
+ * the newest window, and at or below the buffer's floor (the SCN through which it has evicted, so every
+ * reader the buffer served before a crash is served after it). The floor is what a reader lagging
+ * across repeated restarts depends on: a time bound alone shrinks the buffer at every restart, however
+ * little the buffer had evicted. The floor only moves when the buffer evicts, so the refill is bounded
+ * by the buffer's capacity. At most {@value #MAX_HISTORY} checkpoints are kept: past that the ring is
+ * thinned where its checkpoints are closest in time, never at its ends, so the refill point can only
+ * move further back, never past what must be served.
  *
  * <p>{@link #stored} from the publisher's thread; {@link #flush} from one thread at a time (the
  * scheduler, then {@code close}); {@link #lastError} from any.
  */
 public final class PositionRecorder {
   private static final Logger LOG = LoggerFactory.getLogger(PositionRecorder.class);
-  private static final int MAX_HISTORY = 64;
+  static final int MAX_HISTORY = 64;
 
   private final PositionFile file;
   private final Clock clock;
+  private final LongSupplier bufferFloor;
   private final long replayMillis;
   private final long checkpointEveryMillis;
   private final List<Checkpoint> history;
@@ -36,10 +46,15 @@ public final class PositionRecorder {
   private Checkpoint written;
   private volatile String lastError;
 
-  /** {@code previous}: what the file held at start-up, or null. */
-  public PositionRecorder(PositionFile file, PositionState previous, Duration replay, Clock clock) {
+  /**
+   * @param previous what the file held at start-up, or null
+   * @param bufferFloor the SCN through which the buffer has evicted (every window above it is held);
+   *     read at each flush
+   */
+  public PositionRecorder(PositionFile file, PositionState previous, Duration replay, Clock clock, LongSupplier bufferFloor) {
     this.file = file;
     this.clock = clock;
+    this.bufferFloor = bufferFloor;
     this.replayMillis = replay.toMillis();
     this.checkpointEveryMillis = Math.max(1000, replayMillis / 8);
     this.history = previous == null ? new ArrayList<>() : new ArrayList<>(previous.history());
@@ -47,7 +62,10 @@ public final class PositionRecorder {
     this.written = latest;
   }
 
-  /** The window with this SCN and position is in the buffer (or was dropped by the policy). */
+  /**
+   * The window with this SCN and position is in the buffer (or was dropped by the policy, or a
+   * heartbeat showed the source idle up to it): a restart may resume after it.
+   */
   public void stored(long scn, SourcePosition position) {
     if (position != null) {
       Checkpoint c = new Checkpoint(scn, position, clock.millis());
@@ -69,6 +87,7 @@ public final class PositionRecorder {
         history.add(first);
       }
       remember(now);
+      forget(now.timeMillis() - replayMillis, bufferFloor.getAsLong());
     }
     try {
       file.write(new PositionState(now, history));
@@ -92,11 +111,34 @@ public final class PositionRecorder {
       }
     }
     history.add(now);
-    long cutoff = now.timeMillis() - replayMillis;
-    // Drop checkpoints older than the replay window, but keep the newest of those: the resume point.
-    while (history.size() > 1 && (history.get(1).timeMillis() <= cutoff || history.size() > MAX_HISTORY)) {
+    if (history.size() > MAX_HISTORY) {
+      thin();
+    }
+  }
+
+  /**
+   * Drops the oldest checkpoint while the next one still reaches back far enough: at least {@code
+   * cutoffMillis} old and at or below the buffer's floor.
+   */
+  private void forget(long cutoffMillis, long floorScn) {
+    while (history.size() > 1 && history.get(1).timeMillis() <= cutoffMillis
+        && Long.compareUnsigned(history.get(1).scn(), floorScn) <= 0) {
       history.remove(0);
     }
+  }
+
+  /** Removes the inner checkpoint whose neighbours are closest in time: the ring stays spread over its whole span. */
+  private void thin() {
+    int victim = 1;
+    long narrowest = Long.MAX_VALUE;
+    for (int i = 1; i < history.size() - 1; i++) {
+      long gap = history.get(i + 1).timeMillis() - history.get(i - 1).timeMillis();
+      if (gap < narrowest) {
+        narrowest = gap;
+        victim = i;
+      }
+    }
+    history.remove(victim);
   }
 
   /** The last write's failure, or null. */

@@ -5,7 +5,7 @@ import java.util.Objects;
 
 /**
  * What the position file holds: the last window stored, and a short ring of older checkpoints to
- * replay from (oldest first, each at least the checkpoint interval apart).
+ * replay from (oldest first, each at least the checkpoint interval apart, SCNs ascending).
  */
 public record PositionState(Checkpoint last, List<Checkpoint> history) {
   public PositionState {
@@ -14,21 +14,15 @@ public record PositionState(Checkpoint last, List<Checkpoint> history) {
   }
 
   /**
-   * Where a relay restarting with {@code replay} milliseconds of replay starts: the newest checkpoint
-   * at least that old (relative to {@code last}), else the oldest one kept; {@code last} itself when
-   * replay is 0.
+   * Where a relay restarting with {@code replay} milliseconds of replay starts: the oldest checkpoint
+   * kept, which the {@link PositionRecorder} keeps far enough back to refill both the replay window
+   * and everything the buffer still held; {@code last} itself when replay is 0 or nothing is kept.
    */
   public Checkpoint resumeFrom(long replayMillis) {
     if (replayMillis <= 0 || history.isEmpty()) {
       return last;
     }
-    long cutoff = last.timeMillis() - replayMillis;
-    Checkpoint chosen = history.get(0);
-    for (Checkpoint c : history) {
-      if (c.timeMillis() <= cutoff) {
-        chosen = c;
-      }
-    }
-    return chosen.scn() <= last.scn() ? chosen : last;
+    Checkpoint oldest = history.get(0);
+    return Long.compareUnsigned(oldest.scn(), last.scn()) <= 0 ? oldest : last;
   }
 }

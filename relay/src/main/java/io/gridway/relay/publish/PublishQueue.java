@@ -4,6 +4,8 @@ import io.gridway.core.event.Heartbeat;
 import io.gridway.core.event.Transaction;
 import io.gridway.core.fetch.FetcherException;
 import io.gridway.core.fetch.TransactionSink;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Semaphore;
@@ -29,6 +31,7 @@ import org.slf4j.LoggerFactory;
 public final class PublishQueue implements TransactionSink, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(PublishQueue.class);
   private static final Object STOP = new Object();
+  private static final int DRAIN = 256;
 
   private final Publisher publisher;
   private final int maxEvents;
@@ -92,20 +95,25 @@ public final class PublishQueue implements TransactionSink, AutoCloseable {
   }
 
   private void run() {
+    List<Object> batch = new ArrayList<>(DRAIN);
     try {
       while (true) {
-        Object item = queue.take();
-        if (item == STOP) {
-          return;
+        batch.add(queue.take());
+        queue.drainTo(batch, DRAIN - 1); // whatever else is queued, under one lock instead of one per item
+        for (Object item : batch) {
+          if (item == STOP) {
+            return;
+          }
+          if (item instanceof Transaction tx) {
+            events.release(permits(tx));
+            publish(tx);
+          } else if (item instanceof Failed f) {
+            publisher.failed(f.error());
+          } else if (publisher.failure() == null) {
+            publisher.heartbeat((Heartbeat) item);
+          }
         }
-        if (item instanceof Transaction tx) {
-          events.release(permits(tx));
-          publish(tx);
-        } else if (item instanceof Failed f) {
-          publisher.failed(f.error());
-        } else if (publisher.failure() == null) {
-          publisher.heartbeat((Heartbeat) item);
-        }
+        batch.clear();
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt(); // close() gave up waiting: end the thread

@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * <p>Before encoding, the fetch policies in force (read once per transaction, so a reloaded policy
  * applies from a window boundary) filter, transform and partition the transaction; a transaction they
  * drop entirely still advances the buffer's processed SCN, so heartbeats carry the progress. After a
- * window is in the buffer its position goes to the {@link PositionRecorder}. A transaction whose SCN
+ * window is in the buffer its position goes to the {@link PositionRecorder}, and so does a heartbeat's
+ * that advances the processed SCN (with the position the fetcher gave it). A transaction whose SCN
  * is not above the newest one processed is skipped: after a restart the fetcher re-reads from the
  * last persisted position, and SCNs are deterministic, so this is exactly what was stored before.
  *
@@ -150,7 +151,11 @@ public final class Publisher implements TransactionSink {
 
   @Override
   public void heartbeat(Heartbeat heartbeat) {
-    buffer.advanceProcessed(heartbeat.scn().value());
+    long scn = heartbeat.scn().value();
+    if (positions != null && heartbeat.position() != null && Long.compareUnsigned(scn, buffer.processedScn()) > 0) {
+      positions.stored(scn, heartbeat.position()); // an idle (or filtered-out) source's position moves too
+    }
+    buffer.advanceProcessed(scn);
     lastCommitTimeMicros = Math.max(lastCommitTimeMicros, heartbeat.timeMicros());
   }
 

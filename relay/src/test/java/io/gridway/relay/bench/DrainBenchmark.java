@@ -326,8 +326,8 @@ public final class DrainBenchmark {
     }
 
     @Override
-    public String partitionsDescription() {
-      return "0-7";
+    public List<Integer> partitions() {
+      return List.of(0, 1, 2, 3, 4, 5, 6, 7);
     }
 
     @Override

@@ -54,6 +54,24 @@ class EventBufferTest {
   }
 
   @Test
+  void newestScnPerPartitionFollowsEveryPartitionOfAWindowAndOutlivesEviction() {
+    assertThat(buffer.newestScn(0)).isEqualTo(-1);
+    buffer.append(1, window(1, List.of(new Ev(1, 5, 10), new Ev(2, 5, 10), new Ev(1, 5, 10))));
+    buffer.append(3, window(3, List.of(new Ev(300, 5, 10), new Ev(1, 5, 10))));
+    assertThat(buffer.newestScn(1)).isEqualTo(3);
+    assertThat(buffer.newestScn(2)).isEqualTo(1);
+    assertThat(buffer.newestScn(300)).isEqualTo(3);
+    assertThat(buffer.newestScn(44)).isEqualTo(-1); // partitions 300 and 44 share a bit of the index, not this
+    assertThat(buffer.newestScn(65_535)).isEqualTo(-1);
+    for (long scn = 10; scn < 200; scn++) {
+      buffer.append(scn, window(scn, 1, 5, 1, 2000)); // evicts the first windows
+    }
+    assertThat(buffer.windowsEvicted()).isPositive();
+    assertThat(buffer.newestScn(2)).isEqualTo(1);
+    assertThat(buffer.newestScn(1)).isEqualTo(199);
+  }
+
+  @Test
   void seekFindsFirstWindowAfterSince() {
     for (long scn = 100; scn <= 1000; scn += 100) {
       buffer.append(scn, window(scn, 0, 1, 1, 10));

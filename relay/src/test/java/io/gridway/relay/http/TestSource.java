@@ -2,7 +2,9 @@ package io.gridway.relay.http;
 
 import io.gridway.relay.buffer.EventBuffer;
 import io.gridway.relay.publish.SchemaRegistry;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 /** A served source for HTTP tests: partitions 0..n-1, readiness switchable. */
 final class TestSource implements ServedSource {
@@ -40,8 +42,8 @@ final class TestSource implements ServedSource {
   }
 
   @Override
-  public String partitionsDescription() {
-    return "0-" + (partitions - 1);
+  public List<Integer> partitions() {
+    return IntStream.range(0, partitions).boxed().toList();
   }
 
   @Override

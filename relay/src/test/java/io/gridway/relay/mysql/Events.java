@@ -25,6 +25,7 @@ final class Events {
   private final String source;
   private final String extra;
   private final List<Transaction> windows = Collections.synchronizedList(new ArrayList<>());
+  private final java.util.concurrent.atomic.AtomicLong events = new java.util.concurrent.atomic.AtomicLong();
   private volatile int port;
   private volatile long since;
   private volatile int lastStatus;
@@ -66,6 +67,7 @@ final class Events {
       }
       next = tx.scn().value();
       windows.add(tx);
+      events.addAndGet(tx.size());
     }
     for (Heartbeat h : decoded.heartbeats()) {
       if (Long.compareUnsigned(h.scn().value(), next) > 0) {
@@ -92,6 +94,11 @@ final class Events {
     synchronized (windows) {
       return List.copyOf(windows);
     }
+  }
+
+  /** Events in the windows collected so far (cheap, unlike counting over {@link #windows()}). */
+  long events() {
+    return events.get();
   }
 
   long since() {

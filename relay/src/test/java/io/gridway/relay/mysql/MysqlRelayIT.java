@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.gridway.core.event.ChangeEvent;
+import io.gridway.core.event.SourcePosition;
 import io.gridway.core.event.Transaction;
 import io.gridway.relay.Relay;
 import io.gridway.relay.RelayConfig;
+import io.gridway.relay.position.PositionFile;
+import io.gridway.relay.position.PositionState;
 import io.gridway.testkit.PrivateMariaDb;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -68,6 +71,29 @@ class MysqlRelayIT {
         ps.executeBatch();
       }
       c.commit();
+    }
+  }
+
+  @Test
+  void heartbeatsMoveThePositionFilePastTrafficTheRelayFiltersOut() throws Exception {
+    Path file = dir.resolve("position.json");
+    RelayConfig config = RelayConfig.parse(Db.relayYaml(DB, dir, "s1", start, database + ".t",
+        "buffer:\n  capacity: 64MiB\n  maxWindow: 4MiB\npositionFile: " + file + "\npositionFlush: 50ms\n"), "test");
+    try (Relay relay = new Relay(config, Clock.systemUTC())) {
+      relay.start();
+      insert(1, 2, "t");
+      await().atMost(Duration.ofSeconds(30)).until(() -> relay.buffer().windowsPublished() == 1);
+      for (int i = 0; i < 20; i++) {
+        insert(100 + i * 10, 110 + i * 10, "skipped"); // the fetcher's include list leaves these out
+      }
+      String[] end = Db.endOfBinlog(DB).split(":");
+      // binlog heartbeats (300 ms here) and heartbeats for filtered commits carry the position on
+      await().atMost(Duration.ofSeconds(30)).until(() -> {
+        PositionState state = new PositionFile(file).read();
+        SourcePosition.Binlog at = state == null ? null : (SourcePosition.Binlog) state.last().position();
+        return at != null && (at.file().compareTo(end[0]) > 0 || at.file().equals(end[0]) && at.offset() >= Long.parseLong(end[1]));
+      });
+      assertThat(relay.buffer().windowsPublished()).isEqualTo(1); // nothing of `skipped` was published
     }
   }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gridway.core.event.ChangeEvent;
+import io.gridway.core.event.Heartbeat;
 import io.gridway.core.event.Row;
 import io.gridway.core.event.Scn;
 import io.gridway.core.event.SourcePosition;
@@ -62,7 +63,7 @@ class PublisherTest {
     EventBuffer buffer = buffer(0);
     ActivePolicies policies = new ActivePolicies(List.of(PolicyLoader.create().parse("p.yaml", "name: p\nversion: 1\nexclude: [db.skip]\n")));
     PositionFile file = new PositionFile(dir.resolve("pos.json"));
-    PositionRecorder positions = new PositionRecorder(file, null, Duration.ZERO, Clock.systemUTC());
+    PositionRecorder positions = new PositionRecorder(file, null, Duration.ZERO, Clock.systemUTC(), buffer::evictedThroughScn);
     Publisher publisher = new Publisher("s", buffer, new SchemaRegistry(), policies, positions);
     publisher.accept(tx(5, KEEP, 1, 1));
     publisher.accept(tx(6, SKIP, 2, 1));
@@ -71,6 +72,26 @@ class PublisherTest {
     assertThat(buffer.processedScn()).isEqualTo(6);
     assertThat(publisher.droppedByPolicy()).isEqualTo(1);
     assertThat(file.read().last().scn()).isEqualTo(6);
+  }
+
+  @Test
+  void aHeartbeatWithAPositionMovesThePositionFileOnlyWhenItAdvancesTheScn() throws Exception {
+    EventBuffer buffer = buffer(0);
+    PositionFile file = new PositionFile(dir.resolve("pos.json"));
+    PositionRecorder positions = new PositionRecorder(file, null, Duration.ZERO, Clock.systemUTC(), buffer::evictedThroughScn);
+    Publisher publisher = new Publisher("s", buffer, new SchemaRegistry(), ActivePolicies.none(), positions);
+    publisher.accept(tx(5, KEEP, 1, 1));
+    publisher.heartbeat(new Heartbeat(new Scn(9), 1, new SourcePosition.Generated(9))); // an idle source moved on
+    positions.flush();
+    assertThat(file.read().last()).satisfies(c -> {
+      assertThat(c.scn()).isEqualTo(9);
+      assertThat(c.position()).isEqualTo(new SourcePosition.Generated(9));
+    });
+    publisher.heartbeat(new Heartbeat(new Scn(9), 2, new SourcePosition.Generated(8))); // not past what is processed
+    publisher.heartbeat(new Heartbeat(new Scn(12), 3)); // no position: only the readers' heartbeats move
+    positions.flush();
+    assertThat(file.read().last().position()).isEqualTo(new SourcePosition.Generated(9));
+    assertThat(buffer.processedScn()).isEqualTo(12);
   }
 
   @Test

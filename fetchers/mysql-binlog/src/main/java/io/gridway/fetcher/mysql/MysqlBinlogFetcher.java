@@ -57,10 +57,11 @@ public final class MysqlBinlogFetcher implements Fetcher {
   /**
    * A fetcher for the configured server; reads the password now (from the file or the environment).
    *
+   * @param clock times heartbeats, DDL holds, reconnect streaks and commit lag (the relay's clock)
    * @throws FetcherException when the password cannot be read
    */
-  public MysqlBinlogFetcher(MysqlFetcherConfig config) {
-    this(config, Clock.systemUTC(), Sleeper.SYSTEM, System.getenv());
+  public MysqlBinlogFetcher(MysqlFetcherConfig config, Clock clock) {
+    this(config, clock, Sleeper.SYSTEM, System.getenv());
   }
 
   MysqlBinlogFetcher(MysqlFetcherConfig config, Clock clock, Sleeper sleeper, Map<String, String> environment) {

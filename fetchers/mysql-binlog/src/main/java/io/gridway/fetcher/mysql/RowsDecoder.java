@@ -54,16 +54,17 @@ final class RowsDecoder {
       }
       List<Row> images = new ArrayList<>(op == Operation.UPDATE ? 2 : 1);
       ColumnDecoder[] decoders = shape.decoders();
-      Object[] values = new Object[columns];
       int nullBytes = (columns + 7) >>> 3;
       byte[] buf = in.array();
       while (in.hasRemaining()) {
         int nulls = in.advance(nullBytes);
+        Object[] values = new Object[columns];
         for (column = 0; column < columns; column++) {
           values[column] = (buf[nulls + (column >>> 3)] & (1 << (column & 7))) != 0 ? null : decoders[column].decode(in);
         }
         column = -1;
-        images.add(Row.of(schema, values)); // copies the array and checks every value against its column
+        // each value comes from its column's decoder; the frame encoder checks type and range again as it writes
+        images.add(Row.ofDecoded(schema, values));
       }
       return new RowsData(schema, op, images, body.length);
     } catch (FetcherException e) {

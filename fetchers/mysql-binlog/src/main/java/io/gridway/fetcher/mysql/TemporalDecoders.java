@@ -15,8 +15,9 @@ import java.util.List;
  * bytes; see the server's sql-common/my_time.c). Stateless.
  *
  * <p>Values {@link java.time} cannot hold — a DATE or DATETIME with a zero month or day (including
- * {@code 0000-00-00}) and the zero TIMESTAMP — become {@link ZeroDate} with every field kept, so they
- * replicate exactly into a MySQL target. TIME is a signed {@link Duration} (−838:59:59.999999 to
+ * {@code 0000-00-00}) or a day past the end of its month ({@code 2024-02-31}, which the server stores
+ * under {@code ALLOW_INVALID_DATES}), and the zero TIMESTAMP — become {@link ZeroDate} with every field
+ * kept, so they replicate exactly into a MySQL target. TIME is a signed {@link Duration} (−838:59:59.999999 to
  * 838:59:59.999999, so negative and beyond 24 hours). TIMESTAMP is an {@link Instant} (the binlog holds
  * UTC seconds); DATETIME a {@link LocalDateTime} (no time zone).
  */
@@ -35,7 +36,7 @@ final class TemporalDecoders {
   }
 
   static Object date(int year, int month, int day) {
-    if (month == 0 || day == 0) {
+    if (ZeroDate.holds(year, month, day)) {
       return ZeroDate.date(year, month, day);
     }
     return LocalDate.of(year, month, day);
@@ -118,7 +119,7 @@ final class TemporalDecoders {
   }
 
   static Object datetime(int year, int month, int day, int hour, int minute, int second, int micros) {
-    if (month == 0 || day == 0) {
+    if (ZeroDate.holds(year, month, day)) {
       return new ZeroDate(ColumnType.DATETIME, year, month, day, hour, minute, second, micros);
     }
     return LocalDateTime.of(year, month, day, hour, minute, second, micros * 1000);

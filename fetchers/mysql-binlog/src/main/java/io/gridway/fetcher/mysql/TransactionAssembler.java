@@ -277,8 +277,8 @@ final class TransactionAssembler {
       Scn scn = Scn.ofBinlog(fileIndex, end);
       queue.commit(window.seal(scn, header.getTimestamp() * 1000, after.toPosition(), groupGtid, after));
     } else if (!queue.holding() && heartbeatMillis > 0 && clock.millis() - lastSignalMillis() >= heartbeatMillis) {
-      // everything since the last signal was filtered out: let consumers' checkpoints move anyway
-      heartbeat(Scn.ofBinlog(fileIndex, end));
+      // everything since the last signal was filtered out: let consumers' checkpoints (and the relay's position) move anyway
+      heartbeat(Scn.ofBinlog(fileIndex, end), after);
     }
     queue.passed(after);
     resetGroup();
@@ -319,14 +319,19 @@ final class TransactionAssembler {
       position = Math.max(position, read.offset());
     }
     if (position > 0) {
-      heartbeat(Scn.ofBinlog(fileIndex, position));
+      heartbeat(Scn.ofBinlog(fileIndex, position), queue.boundary()); // nothing is held: the boundary is all read
     }
   }
 
-  private void heartbeat(Scn scn) throws InterruptedException {
+  /**
+   * {@code resume}: where a restart may start with nothing lost; it may lie before the heartbeat's SCN
+   * (then the relay re-reads, and skips, what is at or below that SCN), never after it.
+   */
+  private void heartbeat(Scn scn, ResumePoint resume) throws InterruptedException {
     Scn monotonic = scn.compareTo(lastHeartbeat) >= 0 ? scn : lastHeartbeat;
     Instant now = clock.instant();
-    sink.heartbeat(new Heartbeat(monotonic, now.getEpochSecond() * 1_000_000 + now.getNano() / 1000));
+    SourcePosition.Binlog position = resume.byGtid() && resume.gtidSet().isEmpty() ? null : resume.toPosition();
+    sink.heartbeat(new Heartbeat(monotonic, now.getEpochSecond() * 1_000_000 + now.getNano() / 1000, position));
     lastHeartbeat = monotonic;
     lastHeartbeatMillis = now.toEpochMilli();
   }

@@ -84,6 +84,8 @@ class TransactionAssemblerTest {
     assertThat(sink.heartbeats).singleElement().satisfies(h -> {
       assertThat(h.scn()).isEqualTo(committed);
       assertThat(h.timeMicros()).isEqualTo(1_704_067_200_000_000L);
+      assertThat(h.position()).isEqualTo(assembler.boundary().toPosition()); // where a restart may resume
+      assertThat(((SourcePosition.Binlog) h.position()).offset()).isGreaterThanOrEqualTo(committed.offset());
     });
     feed(binlog.gtid(12, false), binlog.heartbeat());
     assertThat(sink.heartbeats).hasSize(1);
@@ -102,7 +104,11 @@ class TransactionAssemblerTest {
     clock.advance(Duration.ofSeconds(1));
     feed(binlog.gtid(30, false), binlog.skippedRows(), binlog.xid());
     feed(binlog.gtid(31, false), binlog.skippedRows(), binlog.xid());
-    assertThat(sink.heartbeats).singleElement().satisfies(h -> assertThat(h.scn().offset()).isLessThan(binlog.position()));
+    assertThat(sink.heartbeats).singleElement().satisfies(h -> {
+      assertThat(h.scn().offset()).isLessThan(binlog.position());
+      // the relay persists it: a restart does not re-read the filtered traffic before it
+      assertThat(h.position()).isEqualTo(new SourcePosition.Binlog(FILE, h.scn().offset(), "0-1-30"));
+    });
     assertThat(assembler.boundary().offset()).isEqualTo(binlog.position());
     assertThat(assembler.boundary().gtidSet()).isEqualTo("0-1-31");
     assertThat(assembler.lastDelivered()).isNull();

@@ -118,12 +118,20 @@ class TypesIT {
       }
       expectedImages.add(read(reader, 2));
       w.execute("DELETE FROM types WHERE id = 1");
+      w.execute("SET SESSION sql_mode = 'ALLOW_INVALID_DATES'"); // month 1-12 and day 1-31 are all it checks
+      w.execute("INSERT INTO types (id, dt, dtm, dtm3, dtm6) VALUES (5, '2024-02-31', '2023-04-31 10:20:30',"
+          + " '1900-02-29 23:59:59.999', '2023-02-29 00:00:00.000001')");
+      expectedImages.add(read(reader, 5));
 
-      await().atMost(Duration.ofSeconds(30)).until(() -> sink.failure != null || sink.events().size() >= 6);
+      await().atMost(Duration.ofSeconds(30)).until(() -> sink.failure != null || sink.events().size() >= 7);
       assertThat(sink.failure).isNull();
       List<ChangeEvent> events = sink.events();
       assertThat(events).extracting(ChangeEvent::op).containsExactly(Operation.INSERT, Operation.INSERT, Operation.INSERT,
-          Operation.INSERT, Operation.UPDATE, Operation.DELETE);
+          Operation.INSERT, Operation.UPDATE, Operation.DELETE, Operation.INSERT);
+      assertMatches(events.get(6).after(), expectedImages.get(5), events.get(6).schema());
+      assertThat(events.get(6).after().get(events.get(6).schema().indexOf("dt"))).isEqualTo(ZeroDate.date(2024, 2, 31));
+      assertThat(events.get(6).after().get(events.get(6).schema().indexOf("dtm")))
+          .isEqualTo(new ZeroDate(ColumnType.DATETIME, 2023, 4, 31, 10, 20, 30, 0));
       TableSchema schema = events.get(0).schema();
       for (int k = 0; k < 4; k++) {
         assertMatches(events.get(k).after(), expectedImages.get(k), schema);

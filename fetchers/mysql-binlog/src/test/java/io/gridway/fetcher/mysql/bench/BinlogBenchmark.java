@@ -21,6 +21,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -177,7 +178,7 @@ public final class BinlogBenchmark {
     long processCpu = processCpuNanos();
     long serverCpu = serverCpuNanos();
     long t0 = System.nanoTime();
-    MysqlBinlogFetcher fetcher = new MysqlBinlogFetcher(config);
+    MysqlBinlogFetcher fetcher = new MysqlBinlogFetcher(config, Clock.systemUTC());
     fetcher.start(null, sink);
     if (!sink.done.await(30, TimeUnit.MINUTES)) {
       throw new IllegalStateException("the fetcher did not reach " + endScn + ": " + fetcher.status());
