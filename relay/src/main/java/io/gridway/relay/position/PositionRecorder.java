@@ -10,7 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Remembers the position of the last window in the buffer and writes it to the {@link PositionFile}
+ * Remembers the position of the last window in the buffer and writes it to its {@link PositionStorage}
  * in batches: {@link #stored} is called by the publisher after each window is in the buffer (a
  * volatile write, nothing else), and {@link #flush} by a scheduler every {@code positionFlush} writes
  * the newest one if it changed. A crash therefore loses at most one flush interval of position, which
@@ -26,7 +26,7 @@ public final class PositionRecorder {
   private static final Logger LOG = LoggerFactory.getLogger(PositionRecorder.class);
   private static final int MAX_HISTORY = 64;
 
-  private final PositionFile file;
+  private final PositionStorage file;
   private final Clock clock;
   private final long replayMillis;
   private final long checkpointEveryMillis;
@@ -36,8 +36,8 @@ public final class PositionRecorder {
   private Checkpoint written;
   private volatile String lastError;
 
-  /** {@code previous}: what the file held at start-up, or null. */
-  public PositionRecorder(PositionFile file, PositionState previous, Duration replay, Clock clock) {
+  /** {@code previous}: what the storage held at start-up, or null. */
+  public PositionRecorder(PositionStorage file, PositionState previous, Duration replay, Clock clock) {
     this.file = file;
     this.clock = clock;
     this.replayMillis = replay.toMillis();
@@ -73,10 +73,13 @@ public final class PositionRecorder {
     try {
       file.write(new PositionState(now, history));
       written = now;
+      if (lastError != null) {
+        LOG.info("{} written again", file.describe());
+      }
       lastError = null;
     } catch (IOException e) {
       if (lastError == null) {
-        LOG.error("cannot write position file {}: {}; retrying", file.path(), e.toString());
+        LOG.error("cannot write {}: {}; retrying", file.describe(), e.toString());
       }
       lastError = e.toString();
     }
