@@ -61,7 +61,7 @@ public record RelayClusterConfig(@JsonProperty(required = true) String zk, Path 
       throw new IllegalArgumentException("cluster.replicas: 1..100, not " + replicas);
     }
     try {
-      zkConfig();
+      zkConfig(zk, zkDataDir, zkPort, sessionTimeout);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("cluster." + e.getMessage(), e);
     }
@@ -82,7 +82,11 @@ public record RelayClusterConfig(@JsonProperty(required = true) String zk, Path 
    * (sessions may last 2..20 ticks), so short test sessions work too.
    */
   public ZkConfig zkConfig() {
-    if (!isEmbedded()) {
+    return zkConfig(zk, zkDataDir, zkPort, sessionTimeout);
+  }
+
+  private static ZkConfig zkConfig(String zk, Path zkDataDir, int zkPort, Duration sessionTimeout) {
+    if (!zk.equals(EMBEDDED)) {
       return ZkConfig.external(zk).withSessionTimeout(sessionTimeout);
     }
     Duration tick = sessionTimeout.dividedBy(4).compareTo(ZkConfig.DEFAULT_TICK) < 0 ? sessionTimeout.dividedBy(4)
