@@ -39,6 +39,16 @@ final class RelayJvm {
     Files.createDirectories(dir);
     Path password = dir.resolve("repl.pw");
     Files.writeString(password, setup.db().replicationPassword() + "\n");
+    Path policy = dir.resolve("split.yaml"); // both tables by key over both partitions
+    Files.writeString(policy, """
+        name: split
+        version: 1
+        include: ['%1$s.*']
+        rules:
+          - name: by-key
+            tables: [%1$s.a, %1$s.b]
+            partition: {key-hash: 2}
+        """.formatted(setup.database()));
     Path config = dir.resolve("relay.yaml");
     Files.writeString(config, """
         source:
@@ -56,15 +66,16 @@ final class RelayJvm {
             reconnectBackoffMax: 300ms
         buffer: {capacity: 64MiB, maxWindow: 4MiB}
         http: {port: 0, ioThreads: 1, shutdownGrace: 0s, stream: {heartbeat: 200ms}}
+        policy: {files: [%s]}
         positionFlush: 50ms
         cluster:
           zk: %s
-          sessionTimeout: 2s
+          sessionTimeout: 5s
           name: %s
           instance: %s
           replicas: 2
         """.formatted(setup.db().host(), setup.db().port(), setup.db().replicationUser(), password,
-        SERVER_IDS.incrementAndGet(), setup.start(), setup.database(), setup.zk(), setup.cluster(), instance));
+        SERVER_IDS.incrementAndGet(), setup.start(), setup.database(), policy, setup.zk(), setup.cluster(), instance));
     Path log = dir.resolve("relay.log");
     long before = Files.exists(log) ? Files.size(log) : 0;
     List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),

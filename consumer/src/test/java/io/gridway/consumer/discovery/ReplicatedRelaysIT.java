@@ -262,7 +262,7 @@ class ReplicatedRelaysIT {
         await().atMost(PATIENCE).until(() -> servedBy(directory, uri));
         ZK.server().stop();
         insert(database, 61, 90); // the relay reads on while ZooKeeper is away
-        Thread.sleep(3000); // longer than the relays' 2 s session: they must join again with a new one
+        Thread.sleep(6000); // longer than the relays' 5 s session: they must join again with a new one
         ZK.server().start();
         long third = lastScn(uri, stored, 90);
         await().atMost(PATIENCE).ignoreExceptions().until(() ->
