@@ -137,13 +137,18 @@ public final class ClusterAdmin implements AutoCloseable {
       admin.addInstance(cluster, config);
     } else {
       InstanceConfig config = admin.getInstanceConfig(cluster, instance);
+      String hostAndPort = config.getHostName() + ":" + config.getPort();
       fill(config, endpoint, tags);
-      // HelixAdmin.setInstanceConfig refuses a changed host or port, which a relay restarted on another port or VM has
-      ConfigAccessor configs = new ConfigAccessor.Builder().setZkAddress(zk.requireConnectString()).build();
-      try {
-        configs.setInstanceConfig(cluster, instance, config);
-      } finally {
-        configs.close();
+      if (hostAndPort.equals(config.getHostName() + ":" + config.getPort())) {
+        admin.setInstanceConfig(cluster, instance, config);
+      } else {
+        // HelixAdmin.setInstanceConfig refuses a changed host or port, which a relay restarted on another port or VM has
+        ConfigAccessor configs = new ConfigAccessor.Builder().setZkAddress(zk.requireConnectString()).build();
+        try {
+          configs.setInstanceConfig(cluster, instance, config);
+        } finally {
+          configs.close();
+        }
       }
     }
   }

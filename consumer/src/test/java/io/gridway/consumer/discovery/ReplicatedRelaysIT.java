@@ -153,16 +153,26 @@ class ReplicatedRelaysIT {
           URI victim = consumer.status(0).relay();
           RelayJvm killed = relays.stream().filter(r -> r.uri.equals(victim)).findFirst().orElseThrow();
           RelayJvm survivor = relays.stream().filter(r -> r != killed).findFirst().orElseThrow();
-          killed.kill();
           long before = target.windows();
-          await().atMost(PATIENCE).until(() -> pullsFrom(consumer, survivor.uri) && target.windows() > before + 200);
+          long killedAt = System.nanoTime();
+          killed.kill();
+          await().atMost(PATIENCE).pollInterval(Duration.ofMillis(10)).until(() -> pullsFrom(consumer, survivor.uri)
+              && target.windows() > before);
+          long firstFailoverMillis = (System.nanoTime() - killedAt) / 1_000_000;
+          await().atMost(PATIENCE).until(() -> target.windows() > before + 200);
 
           RelayJvm added = RelayJvm.start(setup, "r3", dir.resolve("r3"));
           relays.add(added);
-          await().atMost(PATIENCE).until(() -> servedBy(directory, added.uri));
-          survivor.kill();
+          long advertisedAt = System.nanoTime();
+          await().atMost(PATIENCE).pollInterval(Duration.ofMillis(10)).until(() -> servedBy(directory, added.uri));
+          long listedMillis = (System.nanoTime() - advertisedAt) / 1_000_000;
           long beforeSecond = target.windows();
-          await().atMost(PATIENCE).until(() -> pullsFrom(consumer, added.uri) && target.windows() > beforeSecond + 200);
+          killedAt = System.nanoTime();
+          survivor.kill();
+          await().atMost(PATIENCE).pollInterval(Duration.ofMillis(10)).until(() -> pullsFrom(consumer, added.uri)
+              && target.windows() > beforeSecond);
+          long secondFailoverMillis = (System.nanoTime() - killedAt) / 1_000_000;
+          await().atMost(PATIENCE).until(() -> target.windows() > beforeSecond + 200);
           assertThat(consumer.isHealthy()).isTrue();
           writer.finish();
 
@@ -183,6 +193,9 @@ class ReplicatedRelaysIT {
           System.out.printf("replicated relays: %d rows written, %d windows applied (%s), %d re-received windows dropped,"
               + " a=%d rows, b=%d rows equal%n", writer.written.get(), target.windows(), oracle.keySet(),
               target.duplicates.get(), target.table("a").size(), target.table("b").size());
+          System.out.printf("replicated relays: kill -9 to applying from the other replica %d ms, then %d ms; a relay"
+              + " added listed for both partitions %d ms after it advertised%n", firstFailoverMillis, secondFailoverMillis,
+              listedMillis);
         } finally {
           writer.finish();
         }
