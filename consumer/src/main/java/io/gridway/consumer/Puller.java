@@ -20,11 +20,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Errors are classified once, here: a connection failure, an idle timeout, a decode error or a
  * 429/5xx moves to the next replica after a backoff with jitter, resuming just after the newest SCN
- * received (replicas agree on SCNs); the replicas are asked from {@link RelayEndpoints} at every (re)connect,
- * so discovered relays added or removed are followed, and {@link #relaysChanged} moves a puller off a relay that no
- * longer serves its partition, or wakes one that had none to connect to; a 410 is logged with both SCNs and counted, and when every replica
- * answers 410 the partition enters {@link PartitionStatus.State#SCN_EVICTED} and keeps asking, never
- * skipping ahead; a 400/404 from every replica (unknown source or partition) fails the partition.
+ * received (replicas agree on SCNs); the replicas are asked from {@link RelayEndpoints} at every
+ * (re)connect, so discovered relays added or removed are followed, and {@link #relaysChanged} moves a
+ * puller off a relay that no longer serves its partition, or wakes one that had none to connect to; a
+ * 410 is logged with both SCNs and counted, and when every replica answers 410 the partition enters
+ * {@link PartitionStatus.State#SCN_EVICTED} and keeps asking, never skipping ahead; a 400/404 from every
+ * replica (unknown source or partition) fails the partition.
  *
  * <p>Back-pressure: when the buffer is full the connection stops reading ({@code autoRead} off) until
  * the buffer reports room; the relay then sees TCP back-pressure.
