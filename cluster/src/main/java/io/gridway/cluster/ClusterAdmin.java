@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.helix.ConfigAccessor;
 import org.apache.helix.HelixAdmin;
 import org.apache.helix.controller.rebalancer.DelayedAutoRebalancer;
 import org.apache.helix.model.BuiltInStateModelDefinitions;
@@ -136,8 +137,19 @@ public final class ClusterAdmin implements AutoCloseable {
       admin.addInstance(cluster, config);
     } else {
       InstanceConfig config = admin.getInstanceConfig(cluster, instance);
+      String hostAndPort = config.getHostName() + ":" + config.getPort();
       fill(config, endpoint, tags);
-      admin.setInstanceConfig(cluster, instance, config);
+      if (hostAndPort.equals(config.getHostName() + ":" + config.getPort())) {
+        admin.setInstanceConfig(cluster, instance, config);
+      } else {
+        // HelixAdmin.setInstanceConfig refuses a changed host or port, which a relay restarted on another port or VM has
+        ConfigAccessor configs = new ConfigAccessor.Builder().setZkAddress(zk.requireConnectString()).build();
+        try {
+          configs.setInstanceConfig(cluster, instance, config);
+        } finally {
+          configs.close();
+        }
+      }
     }
   }
 

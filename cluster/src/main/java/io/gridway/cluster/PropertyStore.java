@@ -14,6 +14,18 @@ final class PropertyStore implements AutoCloseable {
   final String root;
 
   PropertyStore(ZkConfig zk, String cluster) {
+    this(zk, cluster, new RealmAwareZkClient.RealmAwareZkClientConfig());
+  }
+
+  /**
+   * As above, but an operation attempted while ZooKeeper is unreachable gives up after {@code operationTimeout}
+   * (Helix's default keeps retrying for a day), for callers that must not hang: a relay's position writes.
+   */
+  PropertyStore(ZkConfig zk, String cluster, java.time.Duration operationTimeout) {
+    this(zk, cluster, new RealmAwareZkClient.RealmAwareZkClientConfig().setOperationRetryTimeout(operationTimeout.toMillis()));
+  }
+
+  private PropertyStore(ZkConfig zk, String cluster, RealmAwareZkClient.RealmAwareZkClientConfig clientConfig) {
     this.root = "/" + Helix.requireName(cluster, "cluster") + "/PROPERTYSTORE/gridway";
     this.accessor = new ZkBaseDataAccessor.Builder<ZNRecord>()
         .setZkAddress(zk.requireConnectString())
@@ -24,7 +36,7 @@ final class PropertyStore implements AutoCloseable {
             .setZkRealmShardingKey("/" + cluster)
             .setSessionTimeout(zk.sessionTimeoutMillis())
             .build())
-        .setRealmAwareZkClientConfig(new RealmAwareZkClient.RealmAwareZkClientConfig().setZkSerializer(new ZNRecordSerializer()))
+        .setRealmAwareZkClientConfig(clientConfig.setZkSerializer(new ZNRecordSerializer()))
         .build();
   }
 

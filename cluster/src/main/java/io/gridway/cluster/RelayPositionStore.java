@@ -35,15 +35,19 @@ public final class RelayPositionStore implements AutoCloseable {
     this.store = store;
   }
 
+  /**
+   * Opens the store. While ZooKeeper is unreachable, a read or write gives up after the session timeout with an
+   * exception, rather than blocking the relay (its maintenance thread, its shutdown) until ZooKeeper is back.
+   */
   public static RelayPositionStore open(ZkConfig zk, String cluster) {
-    return new RelayPositionStore(new PropertyStore(zk, cluster));
+    return new RelayPositionStore(new PropertyStore(zk, cluster, zk.sessionTimeout()));
   }
 
   private String path(String source, String relay) {
     return store.path("relay-positions", Helix.requireName(source, "source"), Helix.requireName(relay, "relay"));
   }
 
-  /** Stores the position durably (a quorum write). */
+  /** Stores the position durably (a quorum write); throws a runtime exception when it cannot. */
   public void write(RelayPosition p) {
     ZNRecord record = new ZNRecord(p.source() + "/" + p.relay());
     record.setSimpleField("position", p.position());

@@ -14,22 +14,25 @@ import java.util.Locale;
  *
  * @param source the relay source id to pull ({@code /v1/sources/{source}/events})
  * @param group the consumer group name, the key of its checkpoints
- * @param relays the relay replicas serving the source, tried in order; failover moves to the next
+ * @param relays the relay replicas serving the source, tried in order; failover moves to the next (standalone
+ *     mode; give this or {@code discovery})
  * @param partitions the partitions a standalone consumer starts with (Helix drives them in cluster mode)
  * @param pull how windows are fetched and buffered
  * @param batch how windows are grouped into batches
  * @param microBatch how a batch is split for parallel apply
  * @param retry what happens when the handler throws
+ * @param discovery find the relays in a Helix cluster instead of a fixed {@code relays} list, following them live
  */
 public record ConsumerConfig(
     @JsonProperty(required = true) String source,
     String group,
-    @JsonProperty(required = true) List<URI> relays,
+    List<URI> relays,
     List<Integer> partitions,
     Pull pull,
     Batch batch,
     MicroBatch microBatch,
-    Retry retry) {
+    Retry retry,
+    Discovery discovery) {
 
   public ConsumerConfig {
     if (source == null || source.isBlank()) {
@@ -39,8 +42,10 @@ public record ConsumerConfig(
     if (group.isBlank()) {
       throw new IllegalArgumentException("group: must not be empty");
     }
-    if (relays == null || relays.isEmpty()) {
-      throw new IllegalArgumentException("relays: at least one relay URL is required");
+    relays = relays == null ? List.of() : relays;
+    if (relays.isEmpty() == (discovery == null)) {
+      throw new IllegalArgumentException(discovery == null ? "relays: at least one relay URL is required (or discovery)"
+          : "relays: not with discovery (the relays are found in the cluster)");
     }
     for (URI relay : relays) {
       if (relay == null || !"http".equals(relay.getScheme()) || relay.getHost() == null) {
@@ -63,33 +68,74 @@ public record ConsumerConfig(
     retry = retry == null ? new Retry(null, null, null) : retry;
   }
 
+  /** A standalone config: fixed relays, no discovery. */
+  public ConsumerConfig(String source, String group, List<URI> relays, List<Integer> partitions, Pull pull, Batch batch,
+      MicroBatch microBatch, Retry retry) {
+    this(source, group, relays, partitions, pull, batch, microBatch, retry, null);
+  }
+
   /** A config with defaults for everything but the essentials. */
   public static ConsumerConfig of(String source, List<URI> relays) {
     return new ConsumerConfig(source, null, relays, null, null, null, null, null);
   }
 
+  /** A config that finds the relays of {@code source} in a Helix cluster, with defaults for the rest. */
+  public static ConsumerConfig discovering(String source, Discovery discovery) {
+    return new ConsumerConfig(source, null, null, null, null, null, null, null, discovery);
+  }
+
+  public boolean isDiscovering() {
+    return discovery != null;
+  }
+
   public ConsumerConfig withGroup(String newGroup) {
-    return new ConsumerConfig(source, newGroup, relays, partitions, pull, batch, microBatch, retry);
+    return new ConsumerConfig(source, newGroup, relays, partitions, pull, batch, microBatch, retry, discovery);
   }
 
   public ConsumerConfig withPartitions(List<Integer> newPartitions) {
-    return new ConsumerConfig(source, group, relays, newPartitions, pull, batch, microBatch, retry);
+    return new ConsumerConfig(source, group, relays, newPartitions, pull, batch, microBatch, retry, discovery);
   }
 
   public ConsumerConfig withPull(Pull newPull) {
-    return new ConsumerConfig(source, group, relays, partitions, newPull, batch, microBatch, retry);
+    return new ConsumerConfig(source, group, relays, partitions, newPull, batch, microBatch, retry, discovery);
   }
 
   public ConsumerConfig withBatch(Batch newBatch) {
-    return new ConsumerConfig(source, group, relays, partitions, pull, newBatch, microBatch, retry);
+    return new ConsumerConfig(source, group, relays, partitions, pull, newBatch, microBatch, retry, discovery);
   }
 
   public ConsumerConfig withMicroBatch(MicroBatch newMicroBatch) {
-    return new ConsumerConfig(source, group, relays, partitions, pull, batch, newMicroBatch, retry);
+    return new ConsumerConfig(source, group, relays, partitions, pull, batch, newMicroBatch, retry, discovery);
   }
 
   public ConsumerConfig withRetry(Retry newRetry) {
-    return new ConsumerConfig(source, group, relays, partitions, pull, batch, microBatch, newRetry);
+    return new ConsumerConfig(source, group, relays, partitions, pull, batch, microBatch, newRetry, discovery);
+  }
+
+  /**
+   * Relay discovery (DESIGN §6): the relays serving each partition are read from the Helix external view of
+   * resource {@code relay.<source>}, through a spectator; relays added or removed are followed live, and a partition
+   * fails over between the relays serving it.
+   *
+   * @param zk the ZooKeeper connect string ({@code host:port[,host:port...]})
+   * @param cluster the Helix cluster's name
+   * @param sessionTimeout the spectator's ZooKeeper session timeout (default 30s)
+   */
+  public record Discovery(@JsonProperty(required = true) String zk, @JsonProperty(required = true) String cluster,
+      Duration sessionTimeout) {
+    public Discovery {
+      if (zk == null || zk.isBlank()) {
+        throw new IllegalArgumentException("discovery.zk: required, the ZooKeeper connect string (host:port[,host:port...])");
+      }
+      if (cluster == null || !cluster.matches("[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")) {
+        throw new IllegalArgumentException("discovery.cluster: '" + cluster
+            + "' must be 1-100 of [A-Za-z0-9_.-], starting alphanumeric");
+      }
+      sessionTimeout = sessionTimeout == null ? Duration.ofSeconds(30) : sessionTimeout;
+      if (sessionTimeout.toMillis() < 1000) {
+        throw new IllegalArgumentException("discovery.sessionTimeout: at least 1s, not " + sessionTimeout);
+      }
+    }
   }
 
   /** The HTTP transfer mode. */

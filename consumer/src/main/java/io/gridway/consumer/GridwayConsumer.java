@@ -33,6 +33,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * consumer.stop();
  * }</pre>
  *
+ * <p>With {@link ConsumerConfig#discovery()} the consumer finds the relays in the Helix cluster instead of a fixed
+ * list, follows them as they join and leave, and fails over among those serving each partition.
+ *
  * <p>Each partition is pulled, batched, applied and checkpointed independently. {@link #startPartition}
  * and {@link #stopPartition} may be called at any time, from any thread, concurrently and repeatedly
  * (starting a running partition or stopping a stopped one does nothing); calls for one partition are
@@ -44,6 +47,7 @@ public final class GridwayConsumer implements AutoCloseable {
   private final ConsumerConfig config;
   private final PartitionRunner.Shared shared;
   private final PullerResources pullers;
+  private final RelayEndpoints relays;
   private final ScheduledExecutorService checkpointExecutor;
   private final Duration drainTimeout;
   private final ConcurrentHashMap<Integer, ReentrantLock> locks = new ConcurrentHashMap<>();
@@ -53,6 +57,9 @@ public final class GridwayConsumer implements AutoCloseable {
 
   private GridwayConsumer(Builder b) {
     this.config = b.config;
+    this.relays = config.isDiscovering() ? DiscoveredRelays.open(config.discovery(), config.source(), config.group())
+        : RelayEndpoints.fixed(config.relays());
+    relays.onChange(() -> running.values().forEach(PartitionRunner::relaysChanged));
     this.pullers = new PullerResources(b.ioThreads, b.random);
     this.checkpointExecutor = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "gridway-checkpoints");
@@ -63,7 +70,7 @@ public final class GridwayConsumer implements AutoCloseable {
     Partitioner partitioner = b.partitioner != null ? b.partitioner
         : Partitioners.named(config.microBatch().partitioner(), config.microBatch().column());
     this.shared = new PartitionRunner.Shared(config, b.store, b.handler, partitioner, pullers, checkpointExecutor,
-        b.registry, b.clock);
+        b.registry, b.clock, relays);
   }
 
   public static Builder builder(ConsumerConfig config) {
@@ -203,6 +210,7 @@ public final class GridwayConsumer implements AutoCloseable {
       stopPartition(p);
     }
     pullers.close();
+    relays.close();
     checkpointExecutor.shutdown();
     try {
       checkpointExecutor.awaitTermination(5, TimeUnit.SECONDS);

@@ -38,7 +38,8 @@ final class PartitionRunner {
 
   /** Everything a partition shares with the rest of its consumer. */
   record Shared(ConsumerConfig config, CheckpointStore store, BatchHandler handler, Partitioner partitioner,
-      PullerResources pullers, ScheduledExecutorService checkpointExecutor, MeterRegistry registry, Clock clock) {}
+      PullerResources pullers, ScheduledExecutorService checkpointExecutor, MeterRegistry registry, Clock clock,
+      RelayEndpoints relays) {}
 
   /**
    * Claims the partition in the store and wires it. {@code startScn} overrides the stored checkpoint
@@ -84,7 +85,7 @@ final class PartitionRunner {
         state);
     this.dispatcher = new Dispatcher(new Dispatcher.DispatchSetup(partition, config.batch(), shared.partitioner(), micro),
         buffer, committer, lanes, metrics);
-    this.puller = new Puller(new Puller.PullTarget(config.source(), partition, config.relays(), config.pull(), start),
+    this.puller = new Puller(new Puller.PullTarget(config.source(), partition, shared.relays(), config.pull(), start),
         shared.pullers(), buffer, state, metrics);
     this.dispatcherThread = new Thread(dispatcher, "gridway-p" + partition + "-dispatch");
     dispatcherThread.setDaemon(true);
@@ -130,6 +131,11 @@ final class PartitionRunner {
     state.stopped();
     metrics.close();
     LOG.info("partition {}: stopped at checkpoint {}", partition, state.snapshot().checkpoint());
+  }
+
+  /** The discovered relays changed: the puller re-checks where it pulls from. */
+  void relaysChanged() {
+    puller.relaysChanged();
   }
 
   PartitionStatus status() {

@@ -20,9 +20,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Errors are classified once, here: a connection failure, an idle timeout, a decode error or a
  * 429/5xx moves to the next replica after a backoff with jitter, resuming just after the newest SCN
- * received (replicas agree on SCNs); a 410 is logged with both SCNs and counted, and when every replica
- * answers 410 the partition enters {@link PartitionStatus.State#SCN_EVICTED} and keeps asking, never
- * skipping ahead; a 400/404 from every replica (unknown source or partition) fails the partition.
+ * received (replicas agree on SCNs); the replicas are asked from {@link RelayEndpoints} at every
+ * (re)connect, so discovered relays added or removed are followed, and {@link #relaysChanged} moves a
+ * puller off a relay that no longer serves its partition, or wakes one that had none to connect to; a
+ * 410 is logged with both SCNs and counted, and when every replica answers 410 the partition enters
+ * {@link PartitionStatus.State#SCN_EVICTED} and keeps asking, never skipping ahead; a 400/404 from every
+ * replica (unknown source or partition) fails the partition.
  *
  * <p>Back-pressure: when the buffer is full the connection stops reading ({@code autoRead} off) until
  * the buffer reports room; the relay then sees TCP back-pressure.
@@ -41,7 +44,7 @@ final class Puller {
   private final Backoff backoff;
   private final FrameStream stream;
   private Channel channel;
-  private int replica;
+  private URI current;
   private int failures;
   private int evictions;
   private int rejections;
@@ -51,8 +54,8 @@ final class Puller {
   private RelayProblem streamError;
   private ScheduledFuture<?> reconnect;
 
-  /** What to pull: a partition of a source, from a list of replicas, how, and from where on. */
-  record PullTarget(String source, int partition, List<URI> relays, ConsumerConfig.Pull pull, long since) {}
+  /** What to pull: a partition of a source, from the replicas serving it, how, and from where on. */
+  record PullTarget(String source, int partition, RelayEndpoints relays, ConsumerConfig.Pull pull, long since) {}
 
   Puller(PullTarget target, PullerResources resources, PartitionBuffer buffer, PartitionState state,
       PartitionMetrics metrics) {
@@ -93,7 +96,30 @@ final class Puller {
   }
 
   private URI relay() {
-    return target.relays().get(replica);
+    return current;
+  }
+
+  private List<URI> replicas() {
+    return target.relays().relays(target.partition());
+  }
+
+  /**
+   * The relays serving this partition may have changed (a discovered relay joined or left): leave a relay that no
+   * longer serves it, or connect at once if there was none. Any thread.
+   */
+  void relaysChanged() {
+    loop.execute(() -> {
+      if (stopped) {
+        return;
+      }
+      List<URI> replicas = replicas();
+      if (channel == null && reconnect != null && current == null && !replicas.isEmpty()) {
+        reconnect.cancel(false);
+        connect();
+      } else if (channel != null && current != null && !replicas.isEmpty() && !replicas.contains(current)) {
+        retryElsewhere(channel, "relay " + current + " no longer serves partition " + target.partition(), true);
+      }
+    });
   }
 
   private void connect() {
@@ -101,7 +127,21 @@ final class Puller {
     if (stopped) {
       return;
     }
-    URI relay = relay();
+    List<URI> replicas = replicas();
+    if (replicas.isEmpty()) {
+      current = null;
+      String reason = "no relay serves partition " + target.partition() + " of source " + target.source() + " now";
+      if (state.state() != PartitionStatus.State.RECONNECTING) {
+        LOG.warn("partition {}: {}; waiting for one", target.partition(), reason);
+      }
+      state.set(PartitionStatus.State.RECONNECTING, reason);
+      reconnect = loop.schedule(this::connect, backoff.delayNanos(Math.max(++failures, 6)), TimeUnit.NANOSECONDS);
+      return;
+    }
+    if (current == null || !replicas.contains(current)) {
+      current = replicas.get(0);
+    }
+    URI relay = current;
     state.relay(relay);
     ChannelFuture connecting = resources.bootstrap(loop, target.pull(), ch -> new EventsResponseHandler(this, ch))
         .connect(relay.getHost(), relay.getPort() < 0 ? 80 : relay.getPort());
@@ -187,7 +227,7 @@ final class Puller {
         String detail = "relay " + relay() + " evicted the windows after since=" + Long.toUnsignedString(stream.lastScn())
             + "; the oldest SCN it holds is " + Long.toUnsignedString(problem.oldestScn());
         LOG.error("partition {}: {}; not skipping ahead (reset the checkpoint to accept the gap)", target.partition(), detail);
-        if (evictions >= target.relays().size()) {
+        if (evictions >= Math.max(1, replicas().size())) {
           state.evicted(problem.oldestScn(), detail);
         }
         retryElsewhere(c, detail, false);
@@ -196,7 +236,7 @@ final class Puller {
         rejections++;
         String key = problem.type().contains("partition") ? "partitions" : problem.type().contains("source") ? "source" : "request";
         String detail = key + ": relay " + relay() + " rejected the request (" + problem + ")";
-        if (rejections >= target.relays().size()) {
+        if (rejections >= Math.max(1, replicas().size())) {
           LOG.error("partition {}: {}; every replica did, the partition stops", target.partition(), detail);
           state.fail(detail, new IllegalArgumentException(detail));
           stopped = true;
@@ -242,8 +282,10 @@ final class Puller {
     c.close();
     stream.reset();
     failures++;
-    if (target.relays().size() > 1) {
-      replica = (replica + 1) % target.relays().size();
+    List<URI> replicas = replicas();
+    URI next = replicas.isEmpty() ? null : replicas.get((replicas.indexOf(current) + 1) % replicas.size());
+    if (next != null && !next.equals(current)) {
+      current = next;
       metrics.failover();
       LOG.info("partition {}: failing over to {} at SCN {} after: {}", target.partition(), relay(),
           Long.toUnsignedString(stream.lastScn()), reason);

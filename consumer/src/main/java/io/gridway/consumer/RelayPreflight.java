@@ -24,8 +24,14 @@ final class RelayPreflight {
 
   private RelayPreflight() {}
 
-  /** Throws {@link IllegalArgumentException} naming the key when the relays cannot serve this config. */
+  /**
+   * Throws {@link IllegalArgumentException} naming the key when the relays cannot serve this config. With discovery
+   * there is nothing to check here: relays are found in the cluster and may join later.
+   */
   static void check(ConsumerConfig config, Duration timeout) throws InterruptedException {
+    if (config.isDiscovering()) {
+      return;
+    }
     HttpClient client = HttpClient.newBuilder().connectTimeout(timeout).build();
     List<String> unreachable = new ArrayList<>();
     for (URI relay : config.relays()) {

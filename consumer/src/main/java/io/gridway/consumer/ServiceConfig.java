@@ -12,7 +12,8 @@ import java.util.Locale;
  * <pre>
  * consumer:            # ConsumerConfig: source, group, relays, partitions, pull, batch, microBatch, retry
  *   source: orders
- *   relays: [http://127.0.0.1:8080]
+ *   relays: [http://127.0.0.1:8080]   # or, to find the relays in a Helix cluster and follow them live:
+ *   # discovery: {zk: zk1:2181, cluster: gridway}
  *   partitions: [0, 1, 2]
  * checkpoints:
  *   dir: /var/lib/gridway/checkpoints

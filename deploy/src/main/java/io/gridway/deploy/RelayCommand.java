@@ -1,7 +1,7 @@
 package io.gridway.deploy;
 
-import io.gridway.relay.Relay;
 import io.gridway.relay.RelayConfig;
+import io.gridway.relay.RelayService;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -13,8 +13,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code gridway relay --config relay.yaml}: the relay's composition root, as {@code RelayMain} wires it
- * ({@link Relay} from a {@link RelayConfig}), with the launcher's error handling.
+ * {@code gridway relay --config relay.yaml}: the same {@link RelayService} as {@code RelayMain} (the relay, and
+ * with a {@code cluster:} section its Helix membership), with the launcher's error handling.
  */
 @Command(name = "relay", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
     description = {"Run a relay: read a source's change log into the off-heap event buffer and serve it over HTTP.",
@@ -32,9 +32,9 @@ final class RelayCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     RelayConfig relayConfig = RelayConfig.load(config);
-    Relay relay;
+    RelayService relay;
     try {
-      relay = new Relay(relayConfig, Clock.systemUTC());
+      relay = RelayService.create(relayConfig, Clock.systemUTC());
     } catch (IllegalArgumentException | UncheckedIOException e) {
       throw new UsageException("configuration error: " + config + ": " + e.getMessage(), e);
     }
@@ -46,6 +46,10 @@ final class RelayCommand implements Callable<Integer> {
       throw e;
     }
     spec.commandLine().getOut().println("gridway relay listening on http://" + address.getHostString() + ":" + address.getPort());
+    if (relayConfig.cluster() != null) {
+      spec.commandLine().getOut().println("gridway relay advertised as " + relay.endpoint() + " in cluster "
+          + relayConfig.cluster().name());
+    }
     Shutdown.closeOnSignalAndWait("gridway relay", relay);
     return Gridway.OK;
   }

@@ -13,6 +13,7 @@ import io.gridway.relay.position.Checkpoint;
 import io.gridway.relay.position.PositionFile;
 import io.gridway.relay.position.PositionRecorder;
 import io.gridway.relay.position.PositionState;
+import io.gridway.relay.position.PositionStorage;
 import io.gridway.relay.publish.PublishQueue;
 import io.gridway.relay.publish.Publisher;
 import io.gridway.relay.publish.SchemaRegistry;
@@ -59,16 +60,23 @@ public final class Relay implements AutoCloseable {
    * every policy error, {@link UncheckedIOException} when the position file cannot be read.
    */
   public Relay(RelayConfig config, Clock clock) {
+    this(config, clock, config.positionFile() == null ? null : new PositionFile(Path.of(config.positionFile())));
+  }
+
+  /**
+   * As above, with the position kept in {@code storage} (null: none) instead of the configured position file:
+   * cluster mode keeps it in ZooKeeper.
+   */
+  public Relay(RelayConfig config, Clock clock, PositionStorage storage) {
     this.config = config;
     SourceConfig source = config.source();
     this.policies = loadPolicies(config);
-    PositionState previous = readPositions(config);
+    PositionState previous = readPositions(storage);
     Checkpoint resume = previous == null ? null : previous.resumeFrom(config.replay().toMillis());
     this.resumeAfter = resume == null ? null : resume.position();
     this.buffer = config.buffer().newBuffer(resume == null ? 0 : resume.scn());
-    this.positions = config.positionFile() == null ? null
-        : new PositionRecorder(new PositionFile(Path.of(config.positionFile())), previous, config.replay(), clock,
-            buffer::evictedThroughScn);
+    this.positions = storage == null ? null
+        : new PositionRecorder(storage, previous, config.replay(), clock, buffer::evictedThroughScn);
     SchemaRegistry schemas = new SchemaRegistry();
     this.publisher = new Publisher(source.id(), buffer, schemas, policies.active(), positions);
     this.publishQueue = new PublishQueue(source.id(), publisher, 16_384);
@@ -96,12 +104,12 @@ public final class Relay implements AutoCloseable {
     }
   }
 
-  private static PositionState readPositions(RelayConfig config) {
-    if (config.positionFile() == null) {
+  private static PositionState readPositions(PositionStorage storage) {
+    if (storage == null) {
       return null;
     }
     try {
-      return new PositionFile(Path.of(config.positionFile())).read();
+      return storage.read();
     } catch (IOException e) {
       throw new UncheckedIOException(e.getMessage(), e);
     }

@@ -2,6 +2,7 @@ package io.gridway.relay;
 
 import io.gridway.core.config.ConfigLoader;
 import io.gridway.relay.buffer.BufferConfig;
+import io.gridway.relay.cluster.RelayClusterConfig;
 import io.gridway.relay.http.HttpConfig;
 import io.gridway.relay.policy.PolicyConfig;
 import java.nio.file.Path;
@@ -19,6 +20,8 @@ import java.time.Duration;
  * @param positionFlush how often, at most, the position file is rewritten; default 200ms
  * @param replay on restart, refill the buffer from a position about this long before the last one
  *     persisted, so that readers slightly behind do not get 410; default 0 (resume just after it)
+ * @param cluster cluster mode (DESIGN §6), optional: the relay joins a Helix cluster, advertises its endpoint to
+ *     consumers and keeps its position in ZooKeeper (and in {@code positionFile} too, if given)
  */
 public record RelayConfig(
     SourceConfig source,
@@ -27,7 +30,8 @@ public record RelayConfig(
     PolicyConfig policy,
     String positionFile,
     Duration positionFlush,
-    Duration replay) {
+    Duration replay,
+    RelayClusterConfig cluster) {
   public RelayConfig {
     if (source == null) {
       throw new IllegalArgumentException("source is required");
@@ -43,8 +47,8 @@ public record RelayConfig(
     if (replay.isNegative()) {
       throw new IllegalArgumentException("replay cannot be negative");
     }
-    if (!replay.isZero() && positionFile == null) {
-      throw new IllegalArgumentException("replay needs a positionFile (it keeps the replay checkpoints)");
+    if (!replay.isZero() && positionFile == null && cluster == null) {
+      throw new IllegalArgumentException("replay needs a positionFile or cluster (they keep the replay checkpoints)");
     }
   }
 

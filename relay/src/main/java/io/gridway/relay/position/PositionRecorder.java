@@ -11,7 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Remembers the position of the last window in the buffer and writes it to the {@link PositionFile}
+ * Remembers the position of the last window in the buffer and writes it to its {@link PositionStorage}
  * in batches: {@link #stored} is called by the publisher after each window is in the buffer (a
  * volatile write, nothing else), and {@link #flush} by a scheduler every {@code positionFlush} writes
  * the newest one if it changed. A crash therefore loses at most one flush interval of position, which
@@ -35,7 +35,7 @@ public final class PositionRecorder {
   private static final Logger LOG = LoggerFactory.getLogger(PositionRecorder.class);
   static final int MAX_HISTORY = 64;
 
-  private final PositionFile file;
+  private final PositionStorage file;
   private final Clock clock;
   private final LongSupplier bufferFloor;
   private final long replayMillis;
@@ -47,11 +47,11 @@ public final class PositionRecorder {
   private volatile String lastError;
 
   /**
-   * @param previous what the file held at start-up, or null
+   * @param previous what the storage held at start-up, or null
    * @param bufferFloor the SCN through which the buffer has evicted (every window above it is held);
    *     read at each flush
    */
-  public PositionRecorder(PositionFile file, PositionState previous, Duration replay, Clock clock, LongSupplier bufferFloor) {
+  public PositionRecorder(PositionStorage file, PositionState previous, Duration replay, Clock clock, LongSupplier bufferFloor) {
     this.file = file;
     this.clock = clock;
     this.bufferFloor = bufferFloor;
@@ -92,10 +92,13 @@ public final class PositionRecorder {
     try {
       file.write(new PositionState(now, history));
       written = now;
+      if (lastError != null) {
+        LOG.info("{} written again", file.describe());
+      }
       lastError = null;
     } catch (IOException e) {
       if (lastError == null) {
-        LOG.error("cannot write position file {}: {}; retrying", file.path(), e.toString());
+        LOG.error("cannot write {}: {}; retrying", file.describe(), e.toString());
       }
       lastError = e.toString();
     }

@@ -1,0 +1,80 @@
+package io.gridway.relay;
+
+import io.gridway.relay.cluster.RelayMembership;
+import io.gridway.relay.position.PositionFile;
+import io.gridway.relay.position.PositionStorage;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Clock;
+
+/**
+ * A relay process as {@code RelayMain} and {@code gridway relay} run it: the {@link Relay}, and in cluster mode its
+ * {@link RelayMembership} around it (ZooKeeper before the relay reads its position, joining once the HTTP API is
+ * bound, leaving before the relay stops, the position store closed after its last write).
+ *
+ * <p>{@link #create} may fail on configuration ({@link IllegalArgumentException}, {@link UncheckedIOException} for an
+ * unreadable position) or on an unreachable cluster ({@link IllegalStateException}); {@link #start} once; {@link
+ * #close} once. Thread-safe.
+ */
+public final class RelayService implements AutoCloseable {
+  private final RelayConfig config;
+  private final RelayMembership membership;
+  private final Relay relay;
+  private volatile String endpoint;
+
+  private RelayService(RelayConfig config, RelayMembership membership, Relay relay) {
+    this.config = config;
+    this.membership = membership;
+    this.relay = relay;
+  }
+
+  /** Builds the relay; in cluster mode first connects to ZooKeeper (starting the embedded one if configured). */
+  public static RelayService create(RelayConfig config, Clock clock) {
+    PositionStorage file = config.positionFile() == null ? null : new PositionFile(Path.of(config.positionFile()));
+    if (config.cluster() == null) {
+      return new RelayService(config, null, new Relay(config, clock, file));
+    }
+    RelayMembership membership = RelayMembership.open(config.cluster(), config.source().id(), config.source().partitions());
+    try {
+      return new RelayService(config, membership, new Relay(config, clock, membership.positions(file, clock)));
+    } catch (RuntimeException e) {
+      membership.close();
+      throw e;
+    }
+  }
+
+  /** Starts the relay, then (cluster mode) joins the cluster; returns the bound address. */
+  public InetSocketAddress start() throws InterruptedException {
+    InetSocketAddress address = relay.start();
+    endpoint = membership == null ? "http://" + address.getHostString() + ":" + address.getPort()
+        : membership.join(address, config.http().host());
+    return address;
+  }
+
+  /** The endpoint consumers use: the advertised one in cluster mode; null before {@link #start}. */
+  public String endpoint() {
+    return endpoint;
+  }
+
+  public Relay relay() {
+    return relay;
+  }
+
+  @Override
+  public void close() {
+    try {
+      if (membership != null) {
+        membership.leave();
+      }
+    } finally {
+      try {
+        relay.close();
+      } finally {
+        if (membership != null) {
+          membership.close();
+        }
+      }
+    }
+  }
+}
