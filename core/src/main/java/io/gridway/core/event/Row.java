@@ -43,6 +43,22 @@ public final class Row extends AbstractList<Object> {
     return new Row(copy);
   }
 
+  /**
+   * A row of values that were each checked already against a column of the same Java type and SQL
+   * range (a policy's column transform: copied from a row of the source table, or replacements it
+   * checked once at compile time). Only the width is checked, and the array is taken over, not
+   * copied: the caller must not touch it afterwards. Everything else uses {@link #of}.
+   *
+   * @throws IllegalArgumentException when the number of values differs from the schema's columns
+   */
+  public static Row ofChecked(TableSchema schema, Object[] values) {
+    if (values.length != schema.columnCount()) {
+      throw new IllegalArgumentException(
+          schema.qualifiedName() + ": row has " + values.length + " values for " + schema.columnCount() + " columns");
+    }
+    return new Row(values);
+  }
+
   @Override
   public Object get(int index) {
     return values[index];
