@@ -165,6 +165,7 @@ public final class JdbcApplier implements BatchHandler {
             if (tx.implicitCommit(e) && last > done) { // MariaDB DDL commits: make what precedes it durable first
               tx.flush();
               checkpoints.write(c, config.group(), partition, micro, last, generation, clock.instant());
+              writeOrigin(c); // these rows are this grid's writes too: a relay of this target must see the tag
               c.commit();
               done = last;
             }
@@ -179,13 +180,7 @@ public final class JdbcApplier implements BatchHandler {
         tx.flush();
         long checkpoint = Math.max(batch.lastScn().value(), done);
         checkpoints.write(c, config.group(), partition, micro, checkpoint, generation, clock.instant());
-        if (config.origin() != null) {
-          try (PreparedStatement ps = c.prepareStatement(config.dialect().originUpsert())) {
-            ps.setString(1, config.origin());
-            ps.setTimestamp(2, Timestamp.from(clock.instant()));
-            ps.executeUpdate();
-          }
-        }
+        writeOrigin(c);
         c.commit();
         commits.increment();
         applied.put(key, checkpoint);
@@ -197,6 +192,17 @@ public final class JdbcApplier implements BatchHandler {
           e.addSuppressed(suppressed);
         }
         throw e;
+      }
+    }
+  }
+
+  /** Tags the target transaction with the grid's origin ({@code gridway_origin}), when there is one. */
+  private void writeOrigin(Connection c) throws SQLException {
+    if (config.origin() != null) {
+      try (PreparedStatement ps = c.prepareStatement(config.dialect().originUpsert())) {
+        ps.setString(1, config.origin());
+        ps.setTimestamp(2, Timestamp.from(clock.instant()));
+        ps.executeUpdate();
       }
     }
   }
