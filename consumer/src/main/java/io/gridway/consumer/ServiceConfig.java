@@ -160,8 +160,9 @@ public record ServiceConfig(
    * @param dialect {@code mariadb}, {@code mysql}, {@code postgresql} or {@code phoenix}; default from the URL
    * @param poolSize connections (default: partitions × microBatch.count + 2, one per lane)
    * @param schemaChange {@code apply}, {@code ignore} or {@code stop} (default)
-   * @param policy a policy file whose {@code route} and {@code conflict} rules apply, or null (identity, source-wins)
-   * @param origin the grid's origin id to tag target transactions with, or null
+   * @param policy a policy file whose {@code route} and {@code conflict} rules apply, or null (identity, source-wins);
+   *     checked every second and reloaded when it changes (from the next batch; a broken version is logged and ignored)
+   * @param origin the grid's origin id to tag target transactions with; default the policy's {@code origin}, else none
    */
   public record Jdbc(@JsonProperty(required = true) String url, String user, Path passwordFile, String passwordEnv,
       String dialect, Integer poolSize, String schemaChange, Path policy, String origin) {

@@ -65,8 +65,10 @@ final class ColumnTransform {
   ChangeEvent apply(ChangeEvent e) {
     Object[] after = e.after() == null ? null : map(e, e.after(), null, null);
     Object[] before = e.before() == null ? null : map(e, e.before(), e.after(), after);
-    return new ChangeEvent(derived, e.op(), before == null ? null : Row.of(derived, before), after == null ? null : Row.of(derived, after),
-        e.ddl(), e.scn(), e.commitTimeMicros(), e.partition(), e.origin());
+    // every value is already checked (see Row.ofChecked): copies of checked source values, masks checked
+    // at compile time, 64 hex digits for a CHAR(64), computed values checked in computed()
+    return new ChangeEvent(derived, e.op(), before == null ? null : Row.ofChecked(derived, before),
+        after == null ? null : Row.ofChecked(derived, after), e.ddl(), e.scn(), e.commitTimeMicros(), e.partition(), e.origin());
   }
 
   /**

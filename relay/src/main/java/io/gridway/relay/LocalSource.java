@@ -102,6 +102,7 @@ final class LocalSource implements ServedSource {
     }
     json.put("policies", policyList);
     json.put("policyReloadError", policies.lastError());
+    json.put("policyHistory", policies.history()); // which versions produced the events from which SCN on
     json.put("lagMillis", commit == 0 ? null : Math.max(0, clock.millis() - TimeUnit.MICROSECONDS.toMillis(commit)));
     return json;
   }

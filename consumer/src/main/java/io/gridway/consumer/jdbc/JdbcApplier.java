@@ -27,6 +27,7 @@ import java.time.Instant;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,7 +51,7 @@ public final class JdbcApplier implements BatchHandler {
 
   private final DataSource dataSource;
   private final JdbcApplierConfig config;
-  private final ApplyPolicy policy;
+  private final Supplier<ApplyPolicy> policies;
   private final JdbcCheckpointStore store;
   private final MeterRegistry meters;
   private final Clock clock;
@@ -70,9 +71,25 @@ public final class JdbcApplier implements BatchHandler {
    */
   public JdbcApplier(DataSource dataSource, JdbcApplierConfig config, ApplyPolicy policy, JdbcCheckpointStore store,
       MeterRegistry meters, Clock clock) {
+    this(dataSource, config, (Supplier<ApplyPolicy>) () -> policy, store, meters, clock);
+  }
+
+  /**
+   * An applier whose routing and conflict rules may change while it runs (a hot-reloaded policy).
+   *
+   * @param policies the rules in force, read once per target transaction; may return null for identity
+   *     routing and {@code source-wins}
+   */
+  public static JdbcApplier reloading(DataSource dataSource, JdbcApplierConfig config, Supplier<ApplyPolicy> policies,
+      JdbcCheckpointStore store, MeterRegistry meters, Clock clock) {
+    return new JdbcApplier(dataSource, config, policies, store, meters, clock);
+  }
+
+  private JdbcApplier(DataSource dataSource, JdbcApplierConfig config, Supplier<ApplyPolicy> policies,
+      JdbcCheckpointStore store, MeterRegistry meters, Clock clock) {
     this.dataSource = dataSource;
     this.config = config;
-    this.policy = policy;
+    this.policies = policies;
     this.store = store;
     this.meters = meters;
     this.clock = clock;
@@ -148,6 +165,7 @@ public final class JdbcApplier implements BatchHandler {
             if (tx.implicitCommit(e) && last > done) { // MariaDB DDL commits: make what precedes it durable first
               tx.flush();
               checkpoints.write(c, config.group(), partition, micro, last, generation, clock.instant());
+              writeOrigin(c); // these rows are this grid's writes too: a relay of this target must see the tag
               c.commit();
               done = last;
             }
@@ -162,13 +180,7 @@ public final class JdbcApplier implements BatchHandler {
         tx.flush();
         long checkpoint = Math.max(batch.lastScn().value(), done);
         checkpoints.write(c, config.group(), partition, micro, checkpoint, generation, clock.instant());
-        if (config.origin() != null) {
-          try (PreparedStatement ps = c.prepareStatement(config.dialect().originUpsert())) {
-            ps.setString(1, config.origin());
-            ps.setTimestamp(2, Timestamp.from(clock.instant()));
-            ps.executeUpdate();
-          }
-        }
+        writeOrigin(c);
         c.commit();
         commits.increment();
         applied.put(key, checkpoint);
@@ -180,6 +192,17 @@ public final class JdbcApplier implements BatchHandler {
           e.addSuppressed(suppressed);
         }
         throw e;
+      }
+    }
+  }
+
+  /** Tags the target transaction with the grid's origin ({@code gridway_origin}), when there is one. */
+  private void writeOrigin(Connection c) throws SQLException {
+    if (config.origin() != null) {
+      try (PreparedStatement ps = c.prepareStatement(config.dialect().originUpsert())) {
+        ps.setString(1, config.origin());
+        ps.setTimestamp(2, Timestamp.from(clock.instant()));
+        ps.executeUpdate();
       }
     }
   }
@@ -229,7 +252,12 @@ public final class JdbcApplier implements BatchHandler {
     return statements;
   }
 
-  ApplyRule rule(TableSchema schema) {
+  /** The apply policy in force now, or null: a target transaction takes it once, at its start. */
+  ApplyPolicy policy() {
+    return policies.get();
+  }
+
+  static ApplyRule rule(ApplyPolicy policy, TableSchema schema) {
     if (policy != null) {
       return policy.rule(schema);
     }

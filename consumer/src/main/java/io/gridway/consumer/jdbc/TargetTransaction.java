@@ -7,6 +7,7 @@ import io.gridway.core.event.Row;
 import io.gridway.core.schema.Column;
 import io.gridway.core.schema.TableSchema;
 import io.gridway.core.wire.EventJson;
+import io.gridway.policy.ApplyPolicy;
 import io.gridway.policy.ApplyRule;
 import io.gridway.policy.ConflictRule;
 import io.gridway.policy.ConflictStrategy;
@@ -36,6 +37,7 @@ final class TargetTransaction implements AutoCloseable {
   private final JdbcApplier applier;
   private final Connection c;
   private final SqlDialect d;
+  private final ApplyPolicy policy;
   private final Map<String, PreparedStatement> prepared = new HashMap<>();
   private PreparedStatement pending;
   private int pendingRows;
@@ -46,6 +48,7 @@ final class TargetTransaction implements AutoCloseable {
     this.applier = applier;
     this.c = c;
     this.d = applier.dialect();
+    this.policy = applier.policy(); // once: a reloaded policy applies from the next transaction on
   }
 
   Connection connection() {
@@ -53,7 +56,7 @@ final class TargetTransaction implements AutoCloseable {
   }
 
   void apply(ChangeEvent e, int partition) throws SQLException {
-    ApplyRule rule = applier.rule(e.schema());
+    ApplyRule rule = JdbcApplier.rule(policy, e.schema());
     TableTarget target = rule.target();
     TableSchema s = e.schema();
     switch (e.op()) {

@@ -48,15 +48,18 @@ public final class Row extends AbstractList<Object> {
   }
 
   /**
-   * A row a decoder built value by value from this schema's own column decoders: checks only the
-   * width, not every value as {@link #of} does, and takes the array as it is (no copy: the caller
-   * must not use it afterwards). For the binlog fetcher, where the per-value check was about a sixth
-   * of its thread's time. A value that does not fit its column still never reaches a reader: the
-   * frame encoder checks each value's type and range as it writes it, naming the table and column.
+   * A row of values that were each checked already against a column of the same Java type and SQL
+   * range: a decoder built them value by value from this schema's own column decoders (the binlog
+   * fetcher, where the per-value check of {@link #of} was about a sixth of its thread's time), or a
+   * policy's column transform copied them from a row of the source table or checked its replacements
+   * once at compile time. Only the width is checked, and the array is taken over, not copied: the
+   * caller must not touch it afterwards. A value that does not fit its column still never reaches a
+   * reader: the frame encoder checks each value's type and range as it writes it, naming the table and
+   * column. Everything else uses {@link #of}.
    *
-   * @throws IllegalArgumentException when the width is not the schema's
+   * @throws IllegalArgumentException when the schema is missing or the number of values differs from its columns
    */
-  public static Row ofDecoded(TableSchema schema, Object[] values) {
+  public static Row ofChecked(TableSchema schema, Object[] values) {
     if (schema == null) {
       throw new IllegalArgumentException("a row needs its table's schema, and none was given");
     }

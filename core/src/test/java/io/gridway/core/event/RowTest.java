@@ -22,16 +22,16 @@ class RowTest {
   }
 
   @Test
-  void ofDecodedChecksTheWidthOnlyAndTheEncoderStillRejectsWhatDoesNotFit() {
-    assertThatThrownBy(() -> Row.ofDecoded(T, new Object[] {1L})).isInstanceOf(IllegalArgumentException.class)
+  void ofCheckedChecksTheWidthOnlyAndTheEncoderStillRejectsWhatDoesNotFit() {
+    assertThatThrownBy(() -> Row.ofChecked(T, new Object[] {1L})).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("db.t: row has 1 values for 2 columns");
     Object[] values = {1L << 40, "x"};
-    Row unchecked = Row.ofDecoded(T, values);
+    Row unchecked = Row.ofChecked(T, values);
     assertThat(unchecked).isEqualTo(List.of(1L << 40, "x"));
     Transaction tx = new Transaction(new Scn(5), 1, null, "", List.of(ChangeEvent.insert(T, unchecked, new Scn(5), 1, 0)));
     assertThatThrownBy(() -> new FrameEncoder().encode(tx)).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("db.t").hasMessageContaining("id").hasMessageContaining("out of the column's range");
-    Row good = Row.ofDecoded(T, new Object[] {7L, "é"});
+    Row good = Row.ofChecked(T, new Object[] {7L, "é"});
     assertThat(new FrameEncoder().encode(new Transaction(new Scn(6), 1, null, "",
         List.of(ChangeEvent.insert(T, good, new Scn(6), 1, 0)))).remaining()).isPositive();
   }

@@ -111,7 +111,7 @@ public final class Publisher implements TransactionSink {
   }
 
   private Transaction filtered(Transaction tx) {
-    List<Policy> current = policies.current();
+    List<Policy> current = policies.forWindow(tx.scn().value()); // records from which SCN a new version applies
     if (current.isEmpty()) {
       return tx;
     }

@@ -225,6 +225,10 @@ class MysqlRelayIT {
       insert(100, 103, "t");
       all.pollUntil(() -> events(all.windows()).size() >= 44, Duration.ofSeconds(30));
       assertThat(events(all.windows()).subList(41, 44)).allMatch(e -> "###".equals(value(e, "secret")));
+      // the relay records from which SCN version 2 applied: the first window after the reload
+      String since = Long.toUnsignedString(events(all.windows()).get(41).scn().value());
+      assertThat(Http.json(relay.port(), "/v1/sources").replaceAll("\\s", ""))
+          .contains("{\"sinceScn\":\"" + since + "\",\"policies\":[{\"name\":\"relay-test\",\"version\":2}]}");
 
       Db.replace(policy, "name: relay-test\nversion: 3\nrules:\n  - name: broken\n    where: row.nope ==\n");
       await().atMost(Duration.ofSeconds(20)).until(() -> Http.json(relay.port(), "/v1/sources").contains("policyReloadError\":\""));

@@ -12,10 +12,11 @@ import java.util.List;
  * statement, or one that commits after such a window (commit order is kept). Not thread-safe; the binlog
  * reader thread owns it.
  *
+ * @param origin the origin id that tags the transaction's events ({@link OriginMarker}), or ""
  * @param after where reading resumes once this window is delivered
  */
 record PendingWindow(List<Object> parts, int events, Scn scn, long commitMicros, SourcePosition.Binlog position,
-    String gtid, ResumePoint after) {
+    String gtid, String origin, ResumePoint after) {
 
   boolean resolved() {
     for (Object part : parts) {
@@ -47,6 +48,6 @@ record PendingWindow(List<Object> parts, int events, Scn scn, long commitMicros,
   }
 
   Transaction toTransaction() {
-    return WindowBuffer.toTransaction(parts, events, scn, commitMicros, position, gtid);
+    return WindowBuffer.toTransaction(parts, events, scn, commitMicros, position, gtid, origin);
   }
 }

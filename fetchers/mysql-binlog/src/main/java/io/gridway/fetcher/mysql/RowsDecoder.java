@@ -64,7 +64,7 @@ final class RowsDecoder {
         }
         column = -1;
         // each value comes from its column's decoder; the frame encoder checks type and range again as it writes
-        images.add(Row.ofDecoded(schema, values));
+        images.add(Row.ofChecked(schema, values));
       }
       return new RowsData(schema, op, images, body.length);
     } catch (FetcherException e) {

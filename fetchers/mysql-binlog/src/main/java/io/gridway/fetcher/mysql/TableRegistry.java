@@ -71,7 +71,7 @@ final class TableRegistry {
 
   private MappedTable map(long id, byte[] body) throws SQLException {
     String[] names = TableMapParser.names(body);
-    if (!filter.captures(names[0], names[1])) {
+    if (!filter.captures(names[0], names[1]) && !OriginMarker.isMarkerTable(names[1])) {
       return new MappedTable(id, body, names[0], names[1], null);
     }
     TableMap map = TableMapParser.parse(body);

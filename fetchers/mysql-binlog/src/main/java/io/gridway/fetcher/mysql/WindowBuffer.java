@@ -18,8 +18,14 @@ final class WindowBuffer {
   private final List<Object> parts = new ArrayList<>(); // RowsData or TableChange, in binlog order
   private int events;
   private long bytes;
+  private String origin = "";
 
   void add(RowsData rows) {
+    if (OriginMarker.isMarker(rows)) { // a tag for the whole transaction, not a change to publish
+      String id = OriginMarker.origin(rows);
+      origin = id.isEmpty() ? origin : id;
+      return;
+    }
     parts.add(rows);
     events += rows.rows();
     bytes += rows.bytes();
@@ -53,17 +59,19 @@ final class WindowBuffer {
     parts.clear();
     events = 0;
     bytes = 0;
+    origin = "";
   }
 
   /** The window so far, committed at {@code scn}: to deliver now or hold (the buffer is cleared). */
   PendingWindow seal(Scn scn, long commitMicros, SourcePosition.Binlog position, String gtid, ResumePoint after) {
-    PendingWindow window = new PendingWindow(new ArrayList<>(parts), events, scn, commitMicros, position, gtid, after);
+    PendingWindow window = new PendingWindow(new ArrayList<>(parts), events, scn, commitMicros, position, gtid, origin, after);
     clear();
     return window;
   }
 
+  /** @param origin the id of the Gridway applier that wrote the transaction ({@link OriginMarker}), or "" */
   static Transaction toTransaction(List<Object> parts, int events, Scn scn, long commitMicros, SourcePosition position,
-      String gtid) {
+      String gtid, String origin) {
     List<ChangeEvent> list = new ArrayList<>(events);
     for (Object part : parts) {
       if (part instanceof RowsData rows) {
@@ -71,24 +79,24 @@ final class WindowBuffer {
         switch (rows.op()) {
           case INSERT -> {
             for (Row row : images) {
-              list.add(new ChangeEvent(rows.schema(), Operation.INSERT, null, row, null, scn, commitMicros, 0, ""));
+              list.add(new ChangeEvent(rows.schema(), Operation.INSERT, null, row, null, scn, commitMicros, 0, origin));
             }
           }
           case DELETE -> {
             for (Row row : images) {
-              list.add(new ChangeEvent(rows.schema(), Operation.DELETE, row, null, null, scn, commitMicros, 0, ""));
+              list.add(new ChangeEvent(rows.schema(), Operation.DELETE, row, null, null, scn, commitMicros, 0, origin));
             }
           }
           default -> {
             for (int i = 0; i + 1 < images.size(); i += 2) {
               list.add(new ChangeEvent(rows.schema(), Operation.UPDATE, images.get(i), images.get(i + 1), null, scn,
-                  commitMicros, 0, ""));
+                  commitMicros, 0, origin));
             }
           }
         }
       } else {
         TableChange change = (TableChange) part;
-        list.add(new ChangeEvent(change.schema(), change.op(), null, null, change.ddl(), scn, commitMicros, 0, ""));
+        list.add(new ChangeEvent(change.schema(), change.op(), null, null, change.ddl(), scn, commitMicros, 0, origin));
       }
     }
     return new Transaction(scn, commitMicros, position, gtid, list);
