@@ -9,7 +9,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Checks a configuration against the relays before a service starts: at least one relay answers {@code
@@ -74,11 +77,11 @@ final class RelayPreflight {
       if (!id.equals(config.source())) {
         continue;
       }
-      String served = source.path("partitions").asText("");
+      Set<Integer> served = served(source.path("partitions"));
       for (int p : config.partitions()) {
-        if (!serves(served, p)) {
+        if (!served.contains(p)) {
           throw new IllegalArgumentException("partitions: source '" + config.source() + "' on " + relay
-              + " has no partition " + p + " (it serves " + served + ")");
+              + " has no partition " + p + " (it serves " + new TreeSet<>(served) + ")");
         }
       }
       return;
@@ -87,24 +90,15 @@ final class RelayPreflight {
         + "' (it serves " + names + ")");
   }
 
-  /** Whether a description like {@code 0-7} or {@code 0,2,5-6} covers the partition; unknown forms do. */
-  static boolean serves(String description, int partition) {
-    if (description.isBlank()) {
-      return true;
+  /** The partitions a source's {@code partitions} list ({@code [{"partition": 3, "newestScn": …}, …]}) names. */
+  static Set<Integer> served(JsonNode partitions) {
+    if (!partitions.isArray()) {
+      throw new IllegalArgumentException("the relay's /v1/sources answer has no partitions list (is it an older relay?)");
     }
-    try {
-      for (String part : description.split(",")) {
-        String range = part.trim();
-        int dash = range.indexOf('-');
-        int low = Integer.parseInt(dash < 0 ? range : range.substring(0, dash).trim());
-        int high = dash < 0 ? low : Integer.parseInt(range.substring(dash + 1).trim());
-        if (partition >= low && partition <= high) {
-          return true;
-        }
-      }
-      return false;
-    } catch (NumberFormatException e) {
-      return true; // a form this client does not know: let the relay judge the request itself
+    Set<Integer> served = new HashSet<>();
+    for (JsonNode p : partitions) {
+      served.add(p.path("partition").asInt(-1));
     }
+    return served;
   }
 }

@@ -82,11 +82,10 @@ class ConfigTest {
   }
 
   @Test
-  void partitionDescriptionsAreRead() {
-    assertThat(RelayPreflight.serves("0-7", 7)).isTrue();
-    assertThat(RelayPreflight.serves("0-7", 8)).isFalse();
-    assertThat(RelayPreflight.serves("0,2,5-6", 5)).isTrue();
-    assertThat(RelayPreflight.serves("0,2,5-6", 3)).isFalse();
-    assertThat(RelayPreflight.serves("all of them", 3)).isTrue();
+  void theRelaysPartitionListIsRead() throws Exception {
+    com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+    assertThat(RelayPreflight.served(json.readTree("[{\"partition\":0,\"newestScn\":null},{\"partition\":5,\"newestScn\":\"42\"}]")))
+        .containsExactlyInAnyOrder(0, 5);
+    assertThatThrownBy(() -> RelayPreflight.served(json.readTree("\"0-7\""))).hasMessageContaining("no partitions list");
   }
 }
