@@ -160,6 +160,7 @@ public final class JdbcApplier implements BatchHandler {
           return;
         }
         tx.flush();
+        PausePoint.at(PausePoint.MID_BATCH);
         long checkpoint = Math.max(batch.lastScn().value(), done);
         checkpoints.write(c, config.group(), partition, micro, checkpoint, generation, clock.instant());
         if (config.origin() != null) {
@@ -169,7 +170,9 @@ public final class JdbcApplier implements BatchHandler {
             ps.executeUpdate();
           }
         }
+        PausePoint.at(PausePoint.BEFORE_COMMIT);
         c.commit();
+        PausePoint.at(PausePoint.AFTER_COMMIT);
         commits.increment();
         applied.put(key, checkpoint);
       } catch (SQLException | RuntimeException | InterruptedException e) {
