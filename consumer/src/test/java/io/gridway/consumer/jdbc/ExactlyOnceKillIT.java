@@ -199,7 +199,24 @@ class ExactlyOnceKillIT {
     return target.dialect().equals("mariadb") ? "`" : "\"";
   }
 
+  /**
+   * Starts the consumer and waits until it runs. On a machine loaded by parallel builds its 3-second relay preflight
+   * can time out (exit code 2, "no relay is reachable"): that start is retried, up to 3 times.
+   */
   private Process start(URI relay, Target target, int k, int run, String pause) throws Exception {
+    Path log = dir.resolve("service-" + run + ".log");
+    for (int attempt = 1; ; attempt++) {
+      Process process = launch(relay, target, k, log, pause);
+      await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(20))
+          .until(() -> !process.isAlive() || Files.readString(log).contains("gridway consumer started"));
+      if (process.isAlive() || attempt == 3 || !Files.readString(log).contains("no relay is reachable")) {
+        return process;
+      }
+      Files.move(log, dir.resolve("service-" + run + "-preflight-" + attempt + ".log"));
+    }
+  }
+
+  private Process launch(URI relay, Target target, int k, Path log, String pause) throws Exception {
     Path config = dir.resolve("consumer.yml");
     Files.writeString(config, """
         consumer:
@@ -222,7 +239,7 @@ class ExactlyOnceKillIT {
     command.addAll(List.of("-cp", System.getProperty("java.class.path"), ConsumerMain.class.getName(), "--config",
         config.toString()));
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(dir.resolve("service-" + run + ".log").toFile());
+        .redirectOutput(log.toFile());
     builder.environment().put("KILL_TARGET_PASSWORD", target.password() == null ? "" : target.password());
     Process process = builder.start();
     processes.add(process);
