@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.gridway.consumer.ConsumerMain;
 import io.gridway.relay.Relay;
-import io.gridway.relay.RelayConfig;
 import io.gridway.testkit.NativeDatabase;
 import io.gridway.testkit.PrivateMariaDb;
 import io.gridway.testkit.PrivatePostgres;
@@ -16,7 +15,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -104,25 +102,9 @@ class ExactlyOnceKillIT {
     PrivateMariaDb source = PrivateMariaDb.shared();
     String database = source.createDatabase("kill");
     source.execute(database, KillWorkload.mariaDbDdl());
-    String start;
-    try (Connection c = source.connect(""); Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SHOW MASTER STATUS")) {
-      rs.next();
-      start = rs.getString(1) + ":" + rs.getLong(2);
-    }
-    Path password = dir.resolve("repl.pw");
-    Files.writeString(password, source.replicationPassword() + "\n");
     long started = System.nanoTime();
     try (Target target = target(sink, database);
-        Relay relay = new Relay(RelayConfig.parse("""
-            source:
-              partitions: 1
-              mysql: {source: src, host: %s, port: %d, user: %s, passwordFile: %s, serverId: %d, start: "%s",
-                      include: ["%s.*"], heartbeatInterval: 300ms, reconnectBackoffMax: 300ms}
-            buffer: {capacity: 256MiB, maxWindow: 8MiB}
-            http: {port: 0, ioThreads: 1, shutdownGrace: 0s, stream: {heartbeat: 200ms}}
-            """.formatted(source.host(), source.port(), source.replicationUser(), password,
-            100_000 + random.nextInt(1_000_000), start, database), "kill relay"), Clock.systemUTC());
+        Relay relay = KillWorkload.relay(source, database, dir, random);
         KillWorkload writer = new KillWorkload(source, database, random.nextLong())) {
       URI uri = URI.create("http://127.0.0.1:" + relay.start().getPort());
       writer.start();

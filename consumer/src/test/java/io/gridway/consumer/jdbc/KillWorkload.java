@@ -1,12 +1,17 @@
 package io.gridway.consumer.jdbc;
 
+import io.gridway.relay.Relay;
+import io.gridway.relay.RelayConfig;
 import io.gridway.testkit.PrivateMariaDb;
 import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Clock;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -78,6 +83,30 @@ final class KillWorkload implements AutoCloseable {
       "CREATE TABLE " + s + "audit (seq BIGINT NOT NULL, tx BIGINT NOT NULL, what VARCHAR(60) NOT NULL,"
           + " at TIMESTAMP(6) NOT NULL)",
     };
+  }
+
+  /**
+   * A relay reading {@code database.*} from the source's binlog, from its end now (call it after the DDL and before
+   * the writer starts): one partition, so every source transaction arrives whole, in commit order.
+   */
+  static Relay relay(PrivateMariaDb source, String database, Path dir, Random random) throws Exception {
+    String start;
+    try (Connection c = source.connect(""); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SHOW MASTER STATUS")) {
+      rs.next();
+      start = rs.getString(1) + ":" + rs.getLong(2);
+    }
+    Path password = dir.resolve("repl.pw");
+    Files.writeString(password, source.replicationPassword() + "\n");
+    return new Relay(RelayConfig.parse("""
+        source:
+          partitions: 1
+          mysql: {source: src, host: %s, port: %d, user: %s, passwordFile: %s, serverId: %d, start: "%s",
+                  include: ["%s.*"], heartbeatInterval: 300ms, reconnectBackoffMax: 300ms}
+        buffer: {capacity: 256MiB, maxWindow: 8MiB}
+        http: {port: 0, ioThreads: 1, shutdownGrace: 0s, stream: {heartbeat: 200ms}}
+        """.formatted(source.host(), source.port(), source.replicationUser(), password,
+        100_000 + random.nextInt(1_000_000), start, database), "kill relay"), Clock.systemUTC());
   }
 
   void start() {
