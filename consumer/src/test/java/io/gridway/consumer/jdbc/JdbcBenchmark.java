@@ -65,8 +65,9 @@ public final class JdbcBenchmark {
         try (PrivatePostgres pg = PrivatePostgres.dedicated(); Recording recording = profile(jfr)) {
           String db = pg.createDatabase("bench");
           pg.execute(db, "CREATE SCHEMA synthetic");
-          try (HikariDataSource pool = JdbcTargets.pool(SqlDialect.POSTGRESQL, pg.jdbcUrl(db), pg.user(), pg.password(), 8)) {
-            for (int k : ks) {
+          for (int k : ks) { // the service's pool size: one connection per lane, plus the checkpoint writer's
+            try (HikariDataSource pool = JdbcTargets.pool(SqlDialect.POSTGRESQL, pg.jdbcUrl(db), pg.user(), pg.password(),
+                partitions * k + 2)) {
               round("postgresql", pool, SqlDialect.POSTGRESQL, uri, partitions, k, events);
             }
           }
@@ -76,9 +77,9 @@ public final class JdbcBenchmark {
       if (targets.contains("mariadb")) {
         try (PrivateMariaDb maria = PrivateMariaDb.dedicated(); Recording recording = profile(jfr)) {
           maria.execute("", "CREATE DATABASE synthetic");
-          try (HikariDataSource pool = JdbcTargets.pool(SqlDialect.MARIADB, maria.jdbcUrl("synthetic"), maria.rootUser(),
-              maria.rootPassword(), 8)) {
-            for (int k : ks) {
+          for (int k : ks) {
+            try (HikariDataSource pool = JdbcTargets.pool(SqlDialect.MARIADB, maria.jdbcUrl("synthetic"), maria.rootUser(),
+                maria.rootPassword(), partitions * k + 2)) {
               round("mariadb", pool, SqlDialect.MARIADB, uri, partitions, k, events);
             }
           }
