@@ -20,9 +20,10 @@ import org.slf4j.LoggerFactory;
  * <p>After a restart, the parts of windows at or below a micro-partition's own progress are skipped: that
  * micro-partition applied them before the restart (see the Partitioner contract).
  *
- * <p>Windows with TRUNCATE or SCHEMA_CHANGE events act on a whole table: with K &gt; 1 they are applied
- * alone, after every earlier batch committed and before any later one starts, so parallel parts can never
- * overtake them.
+ * <p>Windows with TRUNCATE or SCHEMA_CHANGE events act on a whole table, and an UPDATE that changes a primary
+ * key acts on two rows (the old key's and the new key's), which a key-hash split may put on two lanes: with K &gt; 1
+ * such windows are applied alone and whole on lane 0, after every earlier batch committed and before any later one
+ * starts, so no parallel part can overtake them or be overtaken.
  *
  * <p>Runs on its own thread ({@link #run}); a failure stored in the committer stops it.
  */
@@ -107,7 +108,7 @@ final class Dispatcher implements Runnable {
    */
   private List<WindowData> collect() throws InterruptedException {
     List<WindowData> windows = new ArrayList<>();
-    Predicate<WindowData> alone = lanes.count() > 1 ? Dispatcher::hasTableWideEvent : w -> false;
+    Predicate<WindowData> alone = lanes.count() > 1 ? Dispatcher::appliesAlone : w -> false;
     long seen = buffer.publications();
     long maxEvents = limits.maxEvents();
     long maxBytes = limits.maxBytes().bytes();
@@ -154,6 +155,7 @@ final class Dispatcher implements Runnable {
 
   private void submit(List<WindowData> windows) {
     int k = lanes.count();
+    boolean barrier = k > 1 && isBarrier(windows);
     long firstScn = windows.get(0).scn();
     long lastScn = windows.get(windows.size() - 1).scn();
     long bytes = 0;
@@ -173,7 +175,7 @@ final class Dispatcher implements Runnable {
       }
       events += data.eventCount();
       newestCommit = Math.max(newestCommit, data.commitTimeMicros());
-      if (k == 1) {
+      if (k == 1 || barrier) { // a barrier window goes whole to lane 0 (the same in every run: a restart skips alike)
         if (Long.compareUnsigned(data.scn(), skipUpTo[0]) > 0) {
           parts.get(0).add(Window.whole(data));
         }
@@ -228,7 +230,12 @@ final class Dispatcher implements Runnable {
   }
 
   private static boolean isBarrier(List<WindowData> windows) {
-    return windows.size() == 1 && hasTableWideEvent(windows.get(0));
+    return windows.size() == 1 && appliesAlone(windows.get(0));
+  }
+
+  /** With K &gt; 1: a window with a table-wide event or a key change (see the class comment). */
+  static boolean appliesAlone(WindowData data) {
+    return hasTableWideEvent(data) || data.changesAKey();
   }
 
   /** TRUNCATE or SCHEMA_CHANGE, read from the operation byte at its fixed offset without decoding. */

@@ -8,7 +8,7 @@ import io.gridway.core.event.ChangeEvent;
  * events stands for a HEARTBEAT: it carries SCN progress through the same ordered path as windows, so
  * that a checkpoint advances past a heartbeat only after every earlier window is committed.
  *
- * <p>Immutable once built; safe to read from any thread after it has been handed over through the
+ * <p>Immutable once built (but for the dispatcher's memo {@link #changesAKey()}); safe to read from any thread after it has been handed over through the
  * {@link PartitionBuffer} (whose lock publishes it).
  */
 final class WindowData {
@@ -19,6 +19,8 @@ final class WindowData {
   private final int[] eventOffsets;
   private final SchemaCache schemas;
   private final long receivedNanos;
+  /** {@link #changesAKey()}: 0 not computed yet, 1 no, 2 yes. */
+  private byte changesKey;
 
   WindowData(long scn, long commitTimeMicros, int partition, byte[] frames, int[] eventOffsets, SchemaCache schemas,
       long receivedNanos) {
@@ -71,6 +73,23 @@ final class WindowData {
 
   int eventOffset(int index) {
     return eventOffsets[index];
+  }
+
+  /**
+   * Whether any event is an UPDATE that changes its row's primary key. Computed on first use and remembered: only the
+   * dispatcher thread asks (with micro-batching), so the memo needs no synchronisation.
+   */
+  boolean changesAKey() {
+    if (changesKey == 0) {
+      changesKey = 1;
+      for (int i = 0; i < eventOffsets.length; i++) {
+        if (WireDecoding.changesKey(frames, eventOffsets[i], schemas)) {
+          changesKey = 2;
+          break;
+        }
+      }
+    }
+    return changesKey == 2;
   }
 
   ChangeEvent decodeEvent(int index) {

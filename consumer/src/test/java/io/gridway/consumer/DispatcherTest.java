@@ -4,11 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.gridway.consumer.partition.Partitioners;
+import io.gridway.core.event.ChangeEvent;
+import io.gridway.core.event.Row;
+import io.gridway.core.event.Scn;
 import io.gridway.core.event.Transaction;
+import io.gridway.core.schema.TableSchema;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -118,7 +125,7 @@ class DispatcherTest {
   @Test
   void keyHashKeepsEveryKeysChangesInOrderAcrossParallelMicroBatches() throws Exception {
     ConcurrentHashMap<Object, List<Long>> seen = new ConcurrentHashMap<>();
-    java.util.Random random = new java.util.Random(5);
+    Random random = new Random(5);
     BatchHandler handler = batch -> {
       Thread.sleep(random.nextInt(3));
       for (Window w : batch.windows()) {
@@ -161,5 +168,66 @@ class DispatcherTest {
     assertThat(truncate).isPositive();
     assertThat(log.subList(0, truncate)).allMatch(s -> Long.parseLong(s.split(":")[0]) < 6);
     assertThat(log.subList(truncate + 1, log.size())).allMatch(s -> s.startsWith("7:"));
+  }
+
+  @Test
+  void keyChangesKeepEveryRowsOrderAcrossLanes() throws Exception {
+    // Source-wins apply into a map; lanes run at random speeds. A key change (UPDATE 3 -> 12) touches the old key's
+    // lane and the new key's: unless its window is applied alone, a later change of key 3 or 12 on another lane can
+    // overtake it (or an earlier one be overtaken), and the map ends with a resurrected or lost row.
+    Map<Object, String> target = new ConcurrentHashMap<>();
+    Random lanes = new Random(11);
+    BatchHandler handler = batch -> {
+      Thread.sleep(lanes.nextInt(4));
+      for (Window w : batch.windows()) {
+        for (ChangeEvent e : w.events()) {
+          switch (e.op()) {
+            case DELETE -> target.remove(e.before().get(0));
+            case UPDATE -> {
+              target.remove(e.before().get(0));
+              target.put(e.after().get(0), (String) e.after().get(1));
+            }
+            default -> target.put(e.after().get(0), (String) e.after().get(1));
+          }
+        }
+      }
+    };
+    Random random = new Random(5);
+    Map<Object, String> expected = new TreeMap<>();
+    Transaction[] txs = new Transaction[400];
+    int keyChanges = 0;
+    for (int i = 0; i < txs.length; i++) {
+      List<ChangeEvent> events = new ArrayList<>();
+      for (int n = 1 + random.nextInt(3); n > 0; n--) {
+        long key = random.nextInt(16);
+        String value = "v" + i + "-" + n;
+        TableSchema s = TestFrames.SCHEMA;
+        if (!expected.containsKey(key)) {
+          events.add(ChangeEvent.insert(s, Row.of(s, key, value),
+              Scn.ZERO, 0, 0));
+          expected.put(key, value);
+        } else if (random.nextInt(3) == 0) {
+          events.add(ChangeEvent.delete(s, Row.of(s, key, expected.remove(key)),
+              Scn.ZERO, 0, 0));
+        } else {
+          long to = random.nextBoolean() ? key : random.nextInt(16);
+          if (to != key && expected.containsKey(to)) {
+            to = key;
+          }
+          keyChanges += to != key ? 1 : 0;
+          events.add(ChangeEvent.update(s, Row.of(s, key, expected.remove(key)),
+              Row.of(s, to, value), Scn.ZERO, 0, 0));
+          expected.put(to, value);
+        }
+      }
+      txs[i] = TestFrames.of(i + 1, 0, events);
+    }
+    ConsumerConfig.Batch limits = new ConsumerConfig.Batch(12, null, Duration.ofMillis(1), 4);
+    try (Pipeline p = new Pipeline(limits, FAST_RETRY, 4, Partitioners.keyHash(), handler, 1 << 22)) {
+      p.offer(Pipeline.windows(txs));
+      await().atMost(Duration.ofSeconds(30)).until(() -> p.storedCheckpoint() == txs.length);
+    }
+    assertThat(keyChanges).isGreaterThan(50);
+    assertThat(new TreeMap<>(target)).isEqualTo(expected);
   }
 }

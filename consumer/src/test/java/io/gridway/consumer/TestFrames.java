@@ -33,6 +33,15 @@ final class TestFrames {
     return new Transaction(new Scn(scn), scn * 1000, new SourcePosition.Generated(scn), "", events);
   }
 
+  /** One transaction of the given events (their SCN and partition are set here). */
+  static Transaction of(long scn, int partition, List<ChangeEvent> events) {
+    List<ChangeEvent> stamped = new ArrayList<>();
+    for (ChangeEvent e : events) {
+      stamped.add(new ChangeEvent(SCHEMA, e.op(), e.before(), e.after(), null, new Scn(scn), scn * 1000, partition, ""));
+    }
+    return new Transaction(new Scn(scn), scn * 1000, new SourcePosition.Generated(scn), "", stamped);
+  }
+
   static Transaction truncate(long scn, int partition) {
     ChangeEvent event = new ChangeEvent(SCHEMA, Operation.TRUNCATE, null, null, null, new Scn(scn), scn * 1000, partition, "");
     return new Transaction(new Scn(scn), scn * 1000, new SourcePosition.Generated(scn), "", List.of(event));

@@ -56,18 +56,20 @@ final class CheckpointSql {
     }
   }
 
-  /** A micro-partition's row, created with the claim row's generation (not the writer's) when missing. */
+  /**
+   * A micro-partition's row, created with the claim row's generation (not the writer's) when missing. Two transactions
+   * may both find it missing (two lanes' first batches, or a lane and the runtime's checkpoint write): the creator
+   * first locks the claim row, so they queue, and then looks again with a locking read, which sees a row committed
+   * meanwhile (also under MariaDB's REPEATABLE READ, where a plain read would keep its snapshot).
+   */
   private void ensureMicroRow(Connection c, String group, int partition, int micro, Instant now) throws SQLException {
     String exists = "SELECT 1 FROM " + table + where + " AND " + d.quote("micro_partition") + " = ?";
-    try (PreparedStatement ps = c.prepareStatement(exists)) {
-      ps.setString(1, group);
-      ps.setInt(2, partition);
-      ps.setInt(3, micro);
-      try (ResultSet rs = ps.executeQuery()) {
-        if (rs.next()) {
-          return;
-        }
-      }
+    if (exists(c, exists, group, partition, micro)) {
+      return;
+    }
+    exists(c, exists + d.forUpdate(), group, partition, -1);
+    if (exists(c, exists + d.forUpdate(), group, partition, micro)) {
+      return;
     }
     String insert = "INSERT INTO " + table + " (" + d.quote("group") + ", " + d.quote("partition") + ", "
         + d.quote("micro_partition") + ", " + d.quote("scn") + ", " + d.quote("generation") + ", " + d.quote("updated_at")
@@ -79,6 +81,17 @@ final class CheckpointSql {
       ps.setString(3, group);
       ps.setInt(4, partition);
       ps.executeUpdate();
+    }
+  }
+
+  private static boolean exists(Connection c, String sql, String group, int partition, int micro) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      ps.setString(1, group);
+      ps.setInt(2, partition);
+      ps.setInt(3, micro);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next();
+      }
     }
   }
 

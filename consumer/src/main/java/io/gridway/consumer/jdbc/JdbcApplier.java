@@ -178,10 +178,13 @@ public final class JdbcApplier implements BatchHandler {
           return;
         }
         tx.flush();
+        PausePoint.at(PausePoint.MID_BATCH);
         long checkpoint = Math.max(batch.lastScn().value(), done);
         checkpoints.write(c, config.group(), partition, micro, checkpoint, generation, clock.instant());
         writeOrigin(c);
+        PausePoint.at(PausePoint.BEFORE_COMMIT);
         c.commit();
+        PausePoint.at(PausePoint.AFTER_COMMIT);
         commits.increment();
         applied.put(key, checkpoint);
       } catch (SQLException | RuntimeException | InterruptedException e) {

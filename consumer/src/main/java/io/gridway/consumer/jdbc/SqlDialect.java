@@ -78,6 +78,27 @@ public abstract sealed class SqlDialect permits SqlDialect.MariaDb, SqlDialect.P
   /** Insert, or update every non-key column when the key exists. Only for tables with a primary key. */
   abstract String upsert(String table, TableSchema schema);
 
+  /** Rows per statement of the largest multi-row VALUES the bound allows. */
+  static final int MULTI_ROW_MAX = 128;
+  /** The protocol's limit on placeholders in one prepared statement (MariaDB and PostgreSQL: 65,535). */
+  static final int MAX_PLACEHOLDERS = 65_535;
+
+  /**
+   * How many rows one upsert statement carries: 1 (the default) sends a JDBC batch of single-row upserts, which the
+   * driver turns into one round trip (PostgreSQL rewrites it into multi-row statements itself); more makes the applier
+   * build multi-row {@code VALUES} itself, where the driver would send one statement per row (MariaDB Connector/J
+   * 3.5 sends {@code INSERT … ON DUPLICATE KEY UPDATE} batches row by row, pipelined, unless the server has MariaDB
+   * 11.5's bulk unit results).
+   */
+  int upsertRowsPerStatement(TableSchema schema) {
+    return 1;
+  }
+
+  /** The upsert of {@code rows} rows in one statement (see {@link #upsertRowsPerStatement}). */
+  String upsertRows(String table, TableSchema schema, int rows) {
+    throw new UnsupportedOperationException(name() + " sends upserts as JDBC batches");
+  }
+
   /** DELETE by key (or, keyless, of one row equal in every column). Binds key columns (or all columns). */
   String deleteByKey(String table, TableSchema schema) {
     return "DELETE FROM " + table + " WHERE " + keyPredicate(schema);
@@ -249,7 +270,30 @@ public abstract sealed class SqlDialect permits SqlDialect.MariaDb, SqlDialect.P
     long m = micros / 60_000_000L % 60;
     long s = micros / 1_000_000L % 60;
     long f = micros % 1_000_000L;
-    return String.format(Locale.ROOT, "%s%d:%02d:%02d.%06d", sign, h, m, s, f);
+    StringBuilder sb = new StringBuilder(18).append(sign).append(h).append(':');
+    return pad(pad(pad(sb, m, 2).append(':'), s, 2).append('.'), f, 6).toString();
+  }
+
+  /** {@code yyyy-MM-dd HH:mm:ss.ffffff}, built by hand: {@code String.format} parsed its pattern on every value. */
+  static String dateTimeText(LocalDateTime t) {
+    StringBuilder sb = new StringBuilder(26);
+    pad(sb, t.getYear(), 4).append('-');
+    pad(sb, t.getMonthValue(), 2).append('-');
+    pad(sb, t.getDayOfMonth(), 2).append(' ');
+    pad(sb, t.getHour(), 2).append(':');
+    pad(sb, t.getMinute(), 2).append(':');
+    pad(sb, t.getSecond(), 2).append('.');
+    return pad(sb, t.getNano() / 1000, 6).toString();
+  }
+
+  /** Appends a non-negative value zero-padded to {@code width} digits. */
+  private static StringBuilder pad(StringBuilder sb, long value, int width) {
+    for (long limit = 10, n = 1; n < width; n++, limit *= 10) {
+      if (value < limit) {
+        sb.append('0');
+      }
+    }
+    return sb.append(value);
   }
 
   // --- MariaDB / MySQL -----------------------------------------------------------------------------
@@ -273,6 +317,23 @@ public abstract sealed class SqlDialect permits SqlDialect.MariaDb, SqlDialect.P
     @Override
     String nullSafeEquals(String left, String right) {
       return left + " <=> " + right;
+    }
+
+    @Override
+    int upsertRowsPerStatement(TableSchema schema) {
+      return Math.max(1, Math.min(MULTI_ROW_MAX, MAX_PLACEHOLDERS / schema.columnCount()));
+    }
+
+    @Override
+    String upsertRows(String table, TableSchema schema, int rows) {
+      String one = upsert(table, schema);
+      String values = " VALUES (" + placeholders(schema) + ")";
+      int at = one.indexOf(values) + values.length();
+      StringBuilder sql = new StringBuilder(one.length() + rows * values.length()).append(one, 0, at);
+      for (int r = 1; r < rows; r++) {
+        sql.append(", (").append(placeholders(schema)).append(')');
+      }
+      return sql.append(one, at, one.length()).toString();
     }
 
     @Override
@@ -387,11 +448,6 @@ public abstract sealed class SqlDialect permits SqlDialect.MariaDb, SqlDialect.P
         case DATETIME -> ps.setString(i, dateTimeText((LocalDateTime) v));
         case TIMESTAMP -> ps.setString(i, dateTimeText(LocalDateTime.ofInstant((Instant) v, ZoneOffset.UTC)));
       }
-    }
-
-    private static String dateTimeText(LocalDateTime t) {
-      return String.format(Locale.ROOT, "%04d-%02d-%02d %02d:%02d:%02d.%06d", t.getYear(), t.getMonthValue(),
-          t.getDayOfMonth(), t.getHour(), t.getMinute(), t.getSecond(), t.getNano() / 1000);
     }
   }
 

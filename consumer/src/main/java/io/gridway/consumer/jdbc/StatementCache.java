@@ -12,7 +12,8 @@ import java.util.concurrent.ConcurrentHashMap;
 final class StatementCache {
   enum Kind { INSERT, UPSERT, DELETE_BY_KEY, DELETE_ONE, PROBE, TRUNCATE }
 
-  private record Key(long schemaId, String target, Kind kind, String newest) {}
+  /** Target names as given (their hash codes are cached): the quoted table name is built only on a miss. */
+  private record Key(long schemaId, String database, String table, Kind kind, String newest, int rows) {}
 
   private final SqlDialect dialect;
   private final ConcurrentHashMap<Key, String> sql = new ConcurrentHashMap<>();
@@ -21,15 +22,23 @@ final class StatementCache {
     this.dialect = dialect;
   }
 
+  /** The upsert of {@code rows} rows in one statement ({@link SqlDialect#upsertRows}). */
+  String upsertRows(TableSchema schema, TableTarget target, int rows) {
+    return sql.computeIfAbsent(new Key(schema.id(), target.database(), target.table(), Kind.UPSERT, null, rows),
+        k -> dialect.upsertRows(dialect.table(target.database(), target.table()), schema, rows));
+  }
+
   String get(TableSchema schema, TableTarget target, Kind kind, String newestColumn) {
-    String table = dialect.table(target.database(), target.table());
-    return sql.computeIfAbsent(new Key(schema.id(), table, kind, newestColumn), k -> switch (kind) {
-      case INSERT -> dialect.insert(table, schema);
-      case UPSERT -> dialect.upsert(table, schema);
-      case DELETE_BY_KEY -> dialect.deleteByKey(table, schema);
-      case DELETE_ONE -> dialect.deleteOneMatching(table, schema);
-      case PROBE -> dialect.probe(table, schema, newestColumn);
-      case TRUNCATE -> dialect.truncate(table);
+    return sql.computeIfAbsent(new Key(schema.id(), target.database(), target.table(), kind, newestColumn, 1), k -> {
+      String table = dialect.table(target.database(), target.table());
+      return switch (kind) {
+        case INSERT -> dialect.insert(table, schema);
+        case UPSERT -> dialect.upsert(table, schema);
+        case DELETE_BY_KEY -> dialect.deleteByKey(table, schema);
+        case DELETE_ONE -> dialect.deleteOneMatching(table, schema);
+        case PROBE -> dialect.probe(table, schema, newestColumn);
+          case TRUNCATE -> dialect.truncate(table);
+      };
     });
   }
 

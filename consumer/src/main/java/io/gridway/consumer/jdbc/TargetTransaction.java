@@ -1,6 +1,7 @@
 package io.gridway.consumer.jdbc;
 
 import io.gridway.consumer.jdbc.StatementCache.Kind;
+import io.gridway.core.event.Bytes;
 import io.gridway.core.event.ChangeEvent;
 import io.gridway.core.event.Operation;
 import io.gridway.core.event.Row;
@@ -43,6 +44,13 @@ final class TargetTransaction implements AutoCloseable {
   private int pendingRows;
   /** Keys upserted by the pending batch: PostgreSQL's rewritten multi-row upsert rejects a key twice. */
   private final java.util.Set<List<Object>> pendingKeys = new java.util.HashSet<>();
+  /** Upserts held for multi-row statements (dialects whose driver would send a batch row by row), in order. */
+  private final List<Row> pendingUpserts = new ArrayList<>();
+  private int[] pendingUpsertBytes = new int[64];
+  private TableSchema upsertSchema;
+  private TableTarget upsertTarget;
+  /** Bound on the estimated size of one multi-row statement, well under MariaDB's default 16 MiB packet limit. */
+  private static final int MAX_STATEMENT_BYTES = 4 << 20;
 
   TargetTransaction(JdbcApplier applier, Connection c) {
     this.applier = applier;
@@ -211,6 +219,17 @@ final class TargetTransaction implements AutoCloseable {
         pending = ps;
       }
       pendingKeys.add(key);
+      if (d.upsertRowsPerStatement(s) > 1) { // sent by flush() as multi-row statements
+        if (pendingUpserts.size() == pendingUpsertBytes.length) {
+          pendingUpsertBytes = java.util.Arrays.copyOf(pendingUpsertBytes, pendingUpsertBytes.length * 2);
+        }
+        pendingUpsertBytes[pendingUpserts.size()] = estimatedBytes(s, row);
+        pendingUpserts.add(row);
+        upsertSchema = s;
+        upsertTarget = t;
+        pendingRows++;
+        return;
+      }
     } else if (ps != pending) {
       flush();
       pending = ps;
@@ -229,15 +248,67 @@ final class TargetTransaction implements AutoCloseable {
     pendingRows++;
   }
 
-  /** Sends the pending JDBC batch. */
+  /** Sends the pending JDBC batch, or the held upserts. */
   void flush() throws SQLException {
-    if (pending != null && pendingRows > 0) {
+    if (!pendingUpserts.isEmpty()) {
+      sendUpserts();
+      applier.rowsWritten(pendingRows);
+    } else if (pending != null && pendingRows > 0) {
       pending.executeBatch();
       applier.rowsWritten(pendingRows);
     }
     pending = null;
     pendingRows = 0;
     pendingKeys.clear();
+    pendingUpserts.clear();
+  }
+
+  /**
+   * The held upserts as multi-row statements of the dialect's maximum row count, the rest in power-of-two counts (so a
+   * table needs at most eight statement texts), each statement under {@link #MAX_STATEMENT_BYTES}. Rows keep their
+   * order; a key twice in one statement is applied in order (MariaDB's {@code ON DUPLICATE KEY UPDATE}).
+   */
+  private void sendUpserts() throws SQLException {
+    int max = d.upsertRowsPerStatement(upsertSchema);
+    int columns = upsertSchema.columnCount();
+    for (int from = 0; from < pendingUpserts.size(); ) {
+      int rows = 0;
+      long bytes = 0;
+      while (from + rows < pendingUpserts.size() && rows < max
+          && (rows == 0 || bytes + pendingUpsertBytes[from + rows] <= MAX_STATEMENT_BYTES)) {
+        bytes += pendingUpsertBytes[from + rows];
+        rows++;
+      }
+      if (rows < max) {
+        rows = Integer.highestOneBit(rows);
+      }
+      PreparedStatement ps = statement(applier.statements().upsertRows(upsertSchema, upsertTarget, rows));
+      int i = 1;
+      for (int r = from; r < from + rows; r++) {
+        Row row = pendingUpserts.get(r);
+        for (int col = 0; col < columns; col++) {
+          d.bind(ps, i++, upsertSchema.column(col), row.get(col));
+        }
+      }
+      ps.executeUpdate();
+      from += rows;
+    }
+  }
+
+  /** A row's size in a statement, roughly: strings at 3 bytes a char (UTF-8), binaries as they are. */
+  private static int estimatedBytes(TableSchema s, Row row) {
+    long bytes = 0;
+    for (int col = 0; col < s.columnCount(); col++) {
+      Object v = row.get(col);
+      if (v instanceof String str) {
+        bytes += 3L * str.length() + 8;
+      } else if (v instanceof Bytes b) {
+        bytes += b.length() + 8;
+      } else {
+        bytes += 16;
+      }
+    }
+    return (int) Math.min(Integer.MAX_VALUE, bytes);
   }
 
   private PreparedStatement statement(String sql) throws SQLException {

@@ -14,19 +14,27 @@ import io.gridway.testkit.PrivatePostgres;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.IntStream;
+import jdk.jfr.Configuration;
+import jdk.jfr.Recording;
 
 /**
  * The issue-6 benchmark (not a test): {@code bench.events} (480,000) synthetic rows of ~1,100 bytes, one event per
  * source transaction, preloaded into an in-process relay, then drained end to end (relay HTTP → consumer → JDBC
  * applier) into a private PostgreSQL and a private MariaDB with micro-batching K = 1, 2, 4. Reports rows/s, target
  * commits and the CPU seconds of this JVM (consumer + the relay serving from memory; the database servers' CPU is not
- * in it). Run: {@code ../mvnw -B -q -Pbench-jdbc verify -DskipTests} in {@code consumer}.
+ * in it, it is reported apart from the servers' process trees). Run: {@code ../mvnw -B -q -Pbench-jdbc verify
+ * -DskipTests} in {@code consumer}; {@code -Dbench.targets=postgresql}, {@code -Dbench.ks=1,4} pick rounds, {@code
+ * -Dbench.jfr=true} records a JFR profile of each target's rounds into {@code target/jdbc-bench-<target>.jfr}.
  */
 public final class JdbcBenchmark {
   private JdbcBenchmark() {}
@@ -34,7 +42,9 @@ public final class JdbcBenchmark {
   public static void main(String[] args) throws Exception {
     int events = Integer.getInteger("bench.events", 480_000);
     int partitions = 6;
-    List<Integer> ks = List.of(1, 2, 4);
+    List<Integer> ks = Arrays.stream(System.getProperty("bench.ks", "1,2,4").split(",")).map(Integer::valueOf).toList();
+    List<String> targets = List.of(System.getProperty("bench.targets", "postgresql,mariadb").split(","));
+    boolean jfr = Boolean.parseBoolean(System.getProperty("bench.jfr", "false"));
     try (Relay relay = new Relay(RelayConfig.parse("""
         source:
           id: bench
@@ -48,27 +58,86 @@ public final class JdbcBenchmark {
         Thread.sleep(100);
       }
       System.out.printf("relay preloaded: %d events%n%n", relay.buffer().eventsPublished());
-      System.out.println("| target | K | rows | duration s | rows/s | target commits | JVM CPU s |");
-      System.out.println("|---|---|---|---|---|---|---|");
-      try (PrivatePostgres pg = PrivatePostgres.dedicated()) {
-        String db = pg.createDatabase("bench");
-        pg.execute(db, "CREATE SCHEMA synthetic");
-        try (HikariDataSource pool = JdbcTargets.pool(SqlDialect.POSTGRESQL, pg.jdbcUrl(db), pg.user(), pg.password(), 8)) {
-          for (int k : ks) {
-            round("postgresql", pool, SqlDialect.POSTGRESQL, uri, partitions, k, events);
+      System.out.println("| target | K | rows | duration s | rows/s | target commits | server statements |"
+          + " JVM CPU s | DB server CPU s | load before/after |");
+      System.out.println("|---|---|---|---|---|---|---|---|---|---|");
+      if (targets.contains("postgresql")) {
+        try (PrivatePostgres pg = PrivatePostgres.dedicated(); Recording recording = profile(jfr)) {
+          String db = pg.createDatabase("bench");
+          pg.execute(db, "CREATE SCHEMA synthetic");
+          for (int k : ks) { // the service's pool size: one connection per lane, plus the checkpoint writer's
+            try (HikariDataSource pool = JdbcTargets.pool(SqlDialect.POSTGRESQL, pg.jdbcUrl(db), pg.user(), pg.password(),
+                partitions * k + 2)) {
+              round("postgresql", pool, SqlDialect.POSTGRESQL, uri, partitions, k, events);
+            }
           }
+          dump(recording, "postgresql");
         }
       }
-      try (PrivateMariaDb maria = PrivateMariaDb.dedicated()) {
-        maria.execute("", "CREATE DATABASE synthetic");
-        try (HikariDataSource pool = JdbcTargets.pool(SqlDialect.MARIADB, maria.jdbcUrl("synthetic"), maria.rootUser(),
-            maria.rootPassword(), 8)) {
+      if (targets.contains("mariadb")) {
+        try (PrivateMariaDb maria = PrivateMariaDb.dedicated(); Recording recording = profile(jfr)) {
+          maria.execute("", "CREATE DATABASE synthetic");
           for (int k : ks) {
-            round("mariadb", pool, SqlDialect.MARIADB, uri, partitions, k, events);
+            try (HikariDataSource pool = JdbcTargets.pool(SqlDialect.MARIADB, maria.jdbcUrl("synthetic"), maria.rootUser(),
+                maria.rootPassword(), partitions * k + 2)) {
+              round("mariadb", pool, SqlDialect.MARIADB, uri, partitions, k, events);
+            }
           }
+          dump(recording, "mariadb");
         }
       }
     }
+  }
+
+  /** A JFR recording with the JDK's "profile" settings, or null. */
+  private static Recording profile(boolean on) throws Exception {
+    if (!on) {
+      return null;
+    }
+    Recording recording = new Recording(Configuration.getConfiguration("profile"));
+    recording.start();
+    return recording;
+  }
+
+  private static void dump(Recording recording, String target) throws Exception {
+    if (recording != null) {
+      Path file = Path.of("target", "jdbc-bench-" + target + ".jfr");
+      recording.dump(file);
+      System.out.println("JFR profile: " + file.toAbsolutePath());
+    }
+  }
+
+  /**
+   * The target's own count of statements and commits: MariaDB's {@code Questions} (statements and prepared executions
+   * the server ran; a bulk batch is one) and {@code Com_commit}; PostgreSQL's {@code xact_commit} (it keeps no
+   * statement count without pg_stat_statements, so statements are -1).
+   */
+  private static long[] serverCounts(HikariDataSource pool, SqlDialect d) throws Exception {
+    try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
+      if (d == SqlDialect.POSTGRESQL) {
+        try (ResultSet rs = s.executeQuery("SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()")) {
+          rs.next();
+          return new long[] {-1, rs.getLong(1)};
+        }
+      }
+      long[] out = new long[2];
+      try (ResultSet rs = s.executeQuery("SHOW GLOBAL STATUS WHERE Variable_name IN ('Questions', 'Com_commit')")) {
+        while (rs.next()) {
+          out[rs.getString(1).equals("Questions") ? 0 : 1] = rs.getLong(2);
+        }
+      }
+      return out;
+    }
+  }
+
+  /** CPU seconds of this JVM's child processes (the dedicated database server and its backends). */
+  private static double serverCpuSeconds() {
+    return ProcessHandle.current().descendants()
+        .mapToLong(p -> p.info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(0L)).sum() / 1e9;
+  }
+
+  private static String load() throws Exception {
+    return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
   }
 
   private static void round(String name, HikariDataSource pool, SqlDialect d, URI relay, int partitions, int k, int events)
@@ -89,6 +158,9 @@ public final class JdbcBenchmark {
         .withPartitions(IntStream.range(0, partitions).boxed().toList())
         .withMicroBatch(new ConsumerConfig.MicroBatch(k, "key-hash", null));
     OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    long[] server0 = serverCounts(pool, d);
+    double serverCpu0 = serverCpuSeconds();
+    String load0 = load();
     long cpu0 = os.getProcessCpuTime();
     long t0 = System.nanoTime();
     GridwayConsumer consumer = GridwayConsumer.builder(config).checkpointStore(store).handler(applier)
@@ -99,9 +171,12 @@ public final class JdbcBenchmark {
     }
     double seconds = (System.nanoTime() - t0) / 1e9;
     double cpu = (os.getProcessCpuTime() - cpu0) / 1e9;
+    double serverCpu = serverCpuSeconds() - serverCpu0;
     consumer.stop();
-    System.out.printf("| %s | %d | %,d | %.1f | %,.0f | %,.0f | %.1f |%n", name, k, events, seconds, events / seconds,
-        meters.counter("gridway.consumer.jdbc.commits").count(), cpu);
+    long[] server = serverCounts(pool, d);
+    System.out.printf("| %s | %d | %,d | %.1f | %,.0f | %,.0f (server %,d) | %s | %.1f | %.1f | %s / %s |%n", name, k,
+        events, seconds, events / seconds, meters.counter("gridway.consumer.jdbc.commits").count(), server[1] - server0[1],
+        server[0] < 0 ? "n/a" : String.format("%,d", server[0] - server0[0]), cpu, serverCpu, load0, load());
   }
 
   private static List<TableSchema> tables() {
