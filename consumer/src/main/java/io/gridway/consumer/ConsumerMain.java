@@ -61,7 +61,7 @@ public final class ConsumerMain {
       ConsumerConfig checked = config.consumer();
       if (config.isClustered()) {
         checked = checked.withPartitions(IntStream.range(0, config.cluster().partitions()).boxed().toList());
-        zk = ZkConfig.external(config.cluster().zk());
+        zk = config.cluster().zkConfig();
       }
       RelayPreflight.check(checked, Duration.ofSeconds(3));
       if (config.applier().type().equals("jdbc")) { // checkpoints in the target, in the data's transactions
