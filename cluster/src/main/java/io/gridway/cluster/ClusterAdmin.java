@@ -185,6 +185,10 @@ public final class ClusterAdmin implements AutoCloseable {
   }
 
   private String requireGroup(String group) {
+    if (!admin.getClusters().contains(cluster)) {
+      throw new IllegalArgumentException("no cluster " + cluster + " in ZooKeeper " + zk.connectString()
+          + ": check the cluster name, or set it up with gridway cluster init");
+    }
     String resource = Helix.groupResource(group);
     requireIdealState(resource);
     return resource;
@@ -199,6 +203,9 @@ public final class ClusterAdmin implements AutoCloseable {
   }
 
   private IdealState idealState(String resource) {
+    if (!admin.getClusters().contains(cluster)) {
+      return null; // not set up: Helix would throw a HelixException naming no cause
+    }
     return admin.getResourcesInCluster(cluster).contains(resource) ? admin.getResourceIdealState(cluster, resource) : null;
   }
 
