@@ -72,6 +72,7 @@ final class GroupRig implements AutoCloseable {
   private final Map<String, JvmProcess> controllers = new LinkedHashMap<>();
   private final Map<String, JvmProcess> consumers = new TreeMap<>();
   private final Map<String, Integer> runs = new HashMap<>();
+  private final List<String> supervisorRestarts = new ArrayList<>();
   private JvmProcess relay;
   private int relayPort;
   private ClusterStatusReader status;
@@ -254,6 +255,27 @@ final class GroupRig implements AutoCloseable {
     return out;
   }
 
+  /**
+   * Does what systemd's {@code Restart=on-failure} does for a consumer that exited on its own (not killed by the
+   * test): a consumer whose session expired under load and whose checkpoint was then fenced exits 1 by design.
+   */
+  private void supervise() throws IOException {
+    for (Map.Entry<String, JvmProcess> e : List.copyOf(consumers.entrySet())) {
+      if (e.getValue().exitedOnItsOwn()) {
+        String run = e.getKey() + "-" + runs.get(e.getKey());
+        supervisorRestarts.add(run);
+        System.out.println("supervisor: " + run + " exited with " + e.getValue().process().exitValue() + ": "
+            + e.getValue().lastMatch(Pattern.compile("(partition \\d+ failed: [^\\n]*)")) + "; restarting it");
+        startConsumer(e.getKey());
+      }
+    }
+  }
+
+  /** The consumer runs ({@code instance-run}) that exited on their own and were restarted as a supervisor would. */
+  List<String> supervisorRestarts() {
+    return List.copyOf(supervisorRestarts);
+  }
+
   /** Instance → how many partitions it leads. */
   Map<String, Integer> spread() {
     Map<String, Integer> out = new TreeMap<>();
@@ -328,6 +350,7 @@ final class GroupRig implements AutoCloseable {
             System.out.println("spread " + expected + " not reached; last placement " + last);
           }
         }).until(() -> {
+      supervise();
       Map<String, Set<Integer>> now = leaders();
       last.clear();
       last.putAll(now);

@@ -23,6 +23,7 @@ final class JvmProcess implements AutoCloseable {
   private final Process process;
   private final Path log;
   private final long logStart;
+  private volatile boolean killedByTest;
 
   private JvmProcess(String name, Process process, Path log, long logStart) {
     this.name = name;
@@ -83,12 +84,18 @@ final class JvmProcess implements AutoCloseable {
     return process.isAlive();
   }
 
+  /** Whether it ended on its own (not by {@link #kill()}), as a supervisor would see it. */
+  boolean exitedOnItsOwn() {
+    return !process.isAlive() && !killedByTest;
+  }
+
   Process process() {
     return process;
   }
 
   /** SIGKILL, and wait until it is gone: no shutdown hook runs, nothing is released. */
   void kill() throws InterruptedException {
+    killedByTest = true;
     process.destroyForcibly();
     if (!process.waitFor(30, TimeUnit.SECONDS)) {
       throw new AssertionError(name + " survived SIGKILL");
