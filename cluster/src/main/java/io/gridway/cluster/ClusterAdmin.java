@@ -64,8 +64,10 @@ public final class ClusterAdmin implements AutoCloseable {
         throw new IllegalArgumentException(resource + " has " + existing.getNumPartitions() + " partitions, not " + partitions
             + ": checkpoints are per partition; delete it and create it again to change that");
       }
-      if (!Integer.toString(replicas).equals(existing.getReplicas())) {
+      if (!Integer.toString(replicas).equals(existing.getReplicas())
+          || !rebalancer(stateModel).equals(existing.getRebalancerClassName())) {
         existing.setReplicas(Integer.toString(replicas));
+        existing.setRebalancerClassName(rebalancer(stateModel));
         admin.setResourceIdealState(cluster, resource, existing);
       }
       return;
@@ -73,7 +75,7 @@ public final class ClusterAdmin implements AutoCloseable {
     IdealState is = new IdealState(resource);
     is.setStateModelDefRef(stateModel);
     is.setRebalanceMode(IdealState.RebalanceMode.FULL_AUTO);
-    is.setRebalancerClassName(DelayedAutoRebalancer.class.getName());
+    is.setRebalancerClassName(rebalancer(stateModel));
     is.setNumPartitions(partitions);
     is.setReplicas(Integer.toString(replicas));
     is.setInstanceGroupTag(resource);
@@ -83,6 +85,20 @@ public final class ClusterAdmin implements AutoCloseable {
       is.getRecord().setMapField(name, new TreeMap<>());
     }
     admin.addResource(cluster, resource, is);
+  }
+
+  /**
+   * Consumer groups use Helix's plain {@code AutoRebalancer}: it places each partition by the preference list
+   * alone, so a consumer that comes back gets its even share of leaders again. The {@link DelayedAutoRebalancer}
+   * keeps a leader that is no longer preferred until its successor is up, which under LeaderStandby (one leader
+   * at most) left leaders uneven (5/5/2 of 12 after a kill -9 and return, stuck for minutes) in
+   * ExactlyOnceGroupIT. Relays (OnlineOffline, make-before-break on purpose) keep the delayed one. Helix marks
+   * AutoRebalancer deprecated in favour of those two, but it is still shipped and is the one that keeps leaders even.
+   */
+  @SuppressWarnings("deprecation")
+  private static String rebalancer(String stateModel) {
+    return (Helix.LEADER_STANDBY.equals(stateModel) ? org.apache.helix.controller.rebalancer.AutoRebalancer.class
+        : DelayedAutoRebalancer.class).getName();
   }
 
   /** Deletes the group and its checkpoints. Its participants release its partitions first (Helix drops them). */
@@ -181,6 +197,10 @@ public final class ClusterAdmin implements AutoCloseable {
   }
 
   private String requireGroup(String group) {
+    if (!admin.getClusters().contains(cluster)) {
+      throw new IllegalArgumentException("no cluster " + cluster + " in ZooKeeper " + zk.connectString()
+          + ": check the cluster name, or set it up with gridway cluster init");
+    }
     String resource = Helix.groupResource(group);
     requireIdealState(resource);
     return resource;
@@ -195,6 +215,9 @@ public final class ClusterAdmin implements AutoCloseable {
   }
 
   private IdealState idealState(String resource) {
+    if (!admin.getClusters().contains(cluster)) {
+      return null; // not set up: Helix would throw a HelixException naming no cause
+    }
     return admin.getResourcesInCluster(cluster).contains(resource) ? admin.getResourceIdealState(cluster, resource) : null;
   }
 

@@ -1,5 +1,7 @@
 package io.gridway.cluster;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -30,8 +32,19 @@ public record ClusterStatus(String cluster, String controller, List<Instance> in
    * shared checkpoint.
    *
    * @param states instance → state (LEADER, STANDBY, ONLINE, ERROR, ...)
-   * @param checkpointScn the partition's own checkpoint, or {@code null}
+   * @param checkpointScn the partition's own checkpoint in ZooKeeper, or {@code null} (never written, or the
+   *     group is exactly-once and keeps its checkpoints in the target)
    * @param generation the newest fencing generation, or {@code null} when never claimed
+   * @param checkpointMillis when the checkpoint was last written (epoch milliseconds, plain in JSON), or {@code
+   *     null}: while the source is busy its owner records progress every batch, so the checkpoint's age bounds
+   *     how far behind the partition is (the lag {@code gridway cluster status} shows)
    */
-  public record Partition(int partition, Map<String, String> states, Long checkpointScn, Long generation) {}
+  public record Partition(int partition, Map<String, String> states, Long checkpointScn, Long generation,
+      Long checkpointMillis) {
+
+    /** How long ago the checkpoint was written, or {@code null}. */
+    public Duration checkpointAge(Instant now) {
+      return checkpointMillis == null ? null : Duration.between(Instant.ofEpochMilli(checkpointMillis), now);
+    }
+  }
 }

@@ -50,14 +50,15 @@ public final class ClusterStatusReader implements AutoCloseable {
         if (ev != null && ev.getStateMap(Helix.partitionName(resource, p)) != null) {
           states.putAll(ev.getStateMap(Helix.partitionName(resource, p)));
         }
-        Long scn = null;
+        Checkpoint checkpoint = null;
         Long generation = null;
         if (group) {
           String name = resource.substring(Helix.GROUP_PREFIX.length());
-          scn = checkpoints.read(name, p).stream().filter(Checkpoint::isWhole).findFirst().map(c -> c.scn().value()).orElse(null);
+          checkpoint = checkpoints.read(name, p).stream().filter(Checkpoint::isWhole).findFirst().orElse(null);
           generation = checkpoints.generation(name, p).orElse(null);
         }
-        partitions.add(new ClusterStatus.Partition(p, states, scn, generation));
+        partitions.add(new ClusterStatus.Partition(p, states, checkpoint == null ? null : checkpoint.scn().value(), generation,
+            checkpoint == null ? null : checkpoint.updated().toEpochMilli()));
       }
       resources.add(new ClusterStatus.Resource(resource, group ? "group" : "relay", is.getNumPartitions(),
           Integer.parseInt(is.getReplicas()), is.isEnabled(), partitions));

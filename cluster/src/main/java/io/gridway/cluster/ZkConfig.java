@@ -10,10 +10,12 @@ import java.util.Objects;
  * an external ensemble.
  *
  * <p><b>Timing.</b> A crashed process is noticed only when its ZooKeeper session expires, so {@link
- * #sessionTimeout()} bounds how long a dead consumer's partitions stay unowned. The default is Helix's
- * 30 s. The {@linkplain #fast() fast setting} is a 2 s session on a 500 ms tick: a kill -9 then moves
- * partitions in about 2 s, but any pause longer than about 2 s (a full GC, a loaded VM, a network hiccup)
- * also expires the session, the process loses all its partitions and must rejoin, and ZooKeeper carries
+ * #sessionTimeout()} bounds how long a dead consumer's partitions stay unowned. The default is 6 s, not
+ * Helix's 30 s: a kill -9 then moves partitions in about 7 s (under the 10 s issue 9 asks for), and a
+ * pause longer than 6 s costs only a rejoin, because fencing keeps the paused owner from committing.
+ * The {@linkplain #fast() fast setting} is a 2 s session on a 500 ms tick: a kill -9 then moves
+ * partitions in about 2 s, but any pause longer than about 2 s (a full GC, a loaded VM, a network
+ * hiccup) also expires the session, the process loses all its partitions and must rejoin, and ZooKeeper carries
  * more heartbeats (one per session every third of the timeout). A graceful stop moves partitions in
  * 0.1-0.3 s whatever the session timeout. An external ensemble bounds sessions between 2 and 20 of its
  * ticks; {@link #tick()} is used only by the embedded server.
@@ -26,8 +28,8 @@ import java.util.Objects;
  */
 public record ZkConfig(String connectString, Path dataDir, int embeddedPort, Duration sessionTimeout, Duration tick) {
 
-  /** Helix's default session timeout. */
-  public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(30);
+  /** The default session timeout (Helix's own is 30 s; see the class comment for why shorter). */
+  public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(6);
   /** ZooKeeper's default tick; with it, sessions may last 4..40 s. */
   public static final Duration DEFAULT_TICK = Duration.ofSeconds(2);
   /** The fast setting's session timeout. */

@@ -50,7 +50,7 @@ public final class ConsumerService implements AutoCloseable {
     this.consumer = GridwayConsumer.builder(config.consumer()).checkpointStore(store).handler(handler)
         .meterRegistry(meters).build();
     this.participant = !config.isClustered() ? null
-        : new ConsumerParticipant(zk(config), config.cluster().name(), config.cluster().instance(),
+        : new ConsumerParticipant(config.cluster().zkConfig(), config.cluster().name(), config.cluster().instance(),
             config.cluster().endpoint(), Map.of(config.cluster().group(), new HelixPartitionOwner(consumer)), store);
   }
 
@@ -67,7 +67,7 @@ public final class ConsumerService implements AutoCloseable {
     ZkConfig zk = null;
     if (config.isClustered()) {
       checked = checked.withPartitions(IntStream.range(0, config.cluster().partitions()).boxed().toList());
-      zk = zk(config);
+      zk = config.cluster().zkConfig();
     }
     RelayPreflight.check(checked, Duration.ofSeconds(3));
     CheckpointStore store;
@@ -90,10 +90,6 @@ public final class ConsumerService implements AutoCloseable {
       }
     }
     return new ConsumerService(config, store, jdbc, handler, meters);
-  }
-
-  private static ZkConfig zk(ServiceConfig config) {
-    return ZkConfig.external(config.cluster().zk());
   }
 
   /** Starts the configured partitions, or joins the cluster (the controller then assigns partitions). */

@@ -1,5 +1,6 @@
 package io.gridway.consumer;
 
+import io.gridway.core.checkpoint.CheckpointFencedException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -81,7 +82,8 @@ final class MicroBatchLanes {
         Thread.currentThread().interrupt(); // stop() abandons the part; it will be pulled again after a restart
         return;
       } catch (Exception | LinkageError | AssertionError e) {
-        if (attempt >= retry.maxAttempts()) {
+        // fenced: a newer owner claimed the partition, and retrying cannot change that; stop at once
+        if (attempt >= retry.maxAttempts() || e instanceof CheckpointFencedException) {
           failed = true;
           String detail = "batch " + part.firstScn() + ".." + part.lastScn()
               + (part.microPartition() >= 0 ? " micro-partition " + part.microPartition() : "")

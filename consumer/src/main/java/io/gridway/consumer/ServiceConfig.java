@@ -1,7 +1,9 @@
 package io.gridway.consumer;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.gridway.cluster.ZkConfig;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 
@@ -29,6 +31,7 @@ import java.util.Locale;
  *   partitions: 6      # the group's partition count (created if missing, checked if not)
  *   replicas: 2        # leader + standbys per partition (default 2)
  *   endpoint: http://host1:8090   # advertised in the instance config (default http://&lt;instance&gt;)
+ *   sessionTimeout: 6s # ZooKeeper session: how long a crashed consumer keeps its partitions (default 6s)
  * </pre>
  *
  * @param consumer the library configuration
@@ -58,7 +61,7 @@ public record ServiceConfig(
       }
       if (cluster.group() == null) {
         cluster = new Cluster(cluster.zk(), cluster.name(), consumer.group(), cluster.instance(), cluster.partitions(),
-            cluster.replicas(), cluster.endpoint());
+            cluster.replicas(), cluster.endpoint(), cluster.sessionTimeout());
       } else if (!consumer.group().equals(cluster.group())) {
         if (!consumer.group().equals("default")) {
           throw new IllegalArgumentException("cluster.group: '" + cluster.group() + "' differs from consumer.group '"
@@ -93,13 +96,20 @@ public record ServiceConfig(
    * @param partitions the group's partition count
    * @param replicas leader plus standbys per partition (default 2)
    * @param endpoint the HTTP endpoint advertised in the instance config (default {@code http://<instance>})
+   * @param sessionTimeout the ZooKeeper session timeout (default {@link ZkConfig#DEFAULT_SESSION_TIMEOUT}): a
+   *     crashed consumer's partitions move after it; docs/cluster.md has the fast setting and its cost
    */
   public record Cluster(@JsonProperty(required = true) String zk, @JsonProperty(required = true) String name, String group,
       @JsonProperty(required = true) String instance, @JsonProperty(required = true) Integer partitions, Integer replicas,
-      String endpoint) {
+      String endpoint, Duration sessionTimeout) {
     public Cluster {
       if (zk == null || zk.isBlank()) {
         throw new IllegalArgumentException("cluster.zk: required, the ZooKeeper connect string (host:port[,host:port...])");
+      }
+      if (zk.strip().equals("embedded")) {
+        // a consumer is killed and restarted as a normal event: it must not take the control plane with it
+        throw new IllegalArgumentException("cluster.zk: 'embedded' is hosted by the controller (gridway controller with "
+            + "zk.embedded); give its address here, e.g. 127.0.0.1:2181");
       }
       requireName(name, "cluster.name");
       if (group != null) {
@@ -114,6 +124,21 @@ public record ServiceConfig(
         throw new IllegalArgumentException("cluster.replicas: at least 1, not " + replicas);
       }
       endpoint = endpoint == null ? "http://" + instance : endpoint;
+      sessionTimeout = sessionTimeout == null ? ZkConfig.DEFAULT_SESSION_TIMEOUT : sessionTimeout;
+      try {
+        zkConfig(zk, sessionTimeout);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("cluster.sessionTimeout: " + e.getMessage(), e);
+      }
+    }
+
+    /** The cluster module's view of {@link #zk} and {@link #sessionTimeout}. */
+    public ZkConfig zkConfig() {
+      return zkConfig(zk, sessionTimeout);
+    }
+
+    private static ZkConfig zkConfig(String zk, Duration sessionTimeout) {
+      return ZkConfig.external(zk).withSessionTimeout(sessionTimeout);
     }
 
     private static void requireName(String value, String key) {

@@ -17,20 +17,21 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code gridway cluster init|status}: set the Helix cluster up, or show who holds what. */
+/** {@code gridway cluster init|status|group}: set the Helix cluster up, show who holds what, operate consumer groups. */
 @Command(name = "cluster", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
     description = "Administer the cluster in ZooKeeper.",
-    subcommands = {ClusterCommand.Init.class, ClusterCommand.Status.class},
-    synopsisSubcommandLabel = "(init | status)",
+    subcommands = {ClusterCommand.Init.class, ClusterCommand.Status.class, GroupCommand.class},
+    synopsisSubcommandLabel = "(init | status | group)",
     footerHeading = "%nExamples:%n",
     footer = {"  gridway cluster init --zk zk1:2181,zk2:2181,zk3:2181 --cluster gridway",
-        "  gridway cluster status --config /etc/gridway/controller.yaml --json"})
+        "  gridway cluster status --config /etc/gridway/controller.yaml --json",
+        "  gridway cluster group pause orders --config /etc/gridway/controller.yaml"})
 final class ClusterCommand implements Runnable {
   @Spec CommandSpec spec;
 
   @Override
   public void run() {
-    throw new ParameterException(spec.commandLine(), "a subcommand is required: init or status");
+    throw new ParameterException(spec.commandLine(), "a subcommand is required: init, status or group");
   }
 
   /** Where the cluster is: a controller config file, or --zk and --cluster. */

@@ -2,8 +2,11 @@ package io.gridway.deploy;
 
 import io.gridway.cluster.ClusterStatus;
 import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -22,18 +25,24 @@ final class StatusTable {
     table(instances, out);
     out.println();
     List<List<String>> partitions = new ArrayList<>();
-    partitions.add(List.of("RESOURCE", "KIND", "ENABLED", "PARTITION", "STATES", "CHECKPOINT", "GENERATION"));
+    partitions.add(List.of("RESOURCE", "KIND", "ENABLED", "PARTITION", "STATES", "CHECKPOINT", "GENERATION", "LAG"));
+    Instant now = Instant.now();
     for (ClusterStatus.Resource r : status.resources()) {
       if (r.partitionStates().isEmpty()) {
-        partitions.add(List.of(r.name(), r.kind(), yes(r.enabled()), "-", "-", "-", "-"));
+        partitions.add(List.of(r.name(), r.kind(), yes(r.enabled()), "-", "-", "-", "-", "-"));
       }
       for (ClusterStatus.Partition p : r.partitionStates()) {
         partitions.add(List.of(r.name(), r.kind(), yes(r.enabled()), String.valueOf(p.partition()), states(p.states()),
             p.checkpointScn() == null ? "-" : Long.toUnsignedString(p.checkpointScn()),
-            p.generation() == null ? "-" : p.generation().toString()));
+            p.generation() == null ? "-" : p.generation().toString(), lag(p.checkpointAge(now))));
       }
     }
     table(partitions, out);
+  }
+
+  /** The checkpoint's age, to a tenth of a second: how far behind the partition is at most while the source is busy. */
+  private static String lag(Duration age) {
+    return age == null ? "-" : String.format(Locale.ROOT, "%.1fs", Math.max(0, age.toMillis()) / 1000.0);
   }
 
   private static String yes(boolean value) {

@@ -77,6 +77,28 @@ public final class Policy {
     return Explainer.explain(this, event);
   }
 
+  /**
+   * How many partitions this policy's events use: one above the highest partition its {@code partition} rules
+   * and {@code default-partition} can give. A consumer group subscribing to it has this many partitions.
+   */
+  public int partitionsUsed() {
+    PolicySpec spec = rules.spec();
+    int highest = spec.defaultPartition();
+    for (RuleSpec rule : spec.rules()) {
+      if (rule.body() instanceof RuleSpec.FixedPartition f) {
+        highest = Math.max(highest, f.partition());
+      } else if (rule.body() instanceof RuleSpec.KeyHashPartition k) {
+        highest = Math.max(highest, k.offset() + k.buckets() - 1);
+      } else if (rule.body() instanceof RuleSpec.ValuePartition v) {
+        highest = Math.max(highest, v.defaultPartition());
+        for (int p : v.map().values()) {
+          highest = Math.max(highest, p);
+        }
+      }
+    }
+    return highest + 1;
+  }
+
   /** One line: name, version and what it holds, for {@code policy validate} and logs. */
   public String summary() {
     PolicySpec spec = rules.spec();

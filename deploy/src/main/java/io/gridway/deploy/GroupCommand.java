@@ -1,0 +1,187 @@
+package io.gridway.deploy;
+
+import io.gridway.cluster.ClusterAdmin;
+import io.gridway.cluster.GroupSpec;
+import io.gridway.core.event.Scn;
+import io.gridway.policy.Policy;
+import io.gridway.policy.PolicyException;
+import io.gridway.policy.PolicyLoader;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code gridway cluster group create|delete|pause|resume|reset}: consumer groups as Helix resources, through
+ * {@link ClusterAdmin} (the admin UI uses the same calls). Each subcommand is one short ZooKeeper session.
+ */
+@Command(name = "group", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
+    description = "Create, delete, pause, resume a consumer group, or reset a partition's checkpoint.",
+    subcommands = {GroupCommand.Create.class, GroupCommand.Delete.class, GroupCommand.Pause.class, GroupCommand.Resume.class,
+        GroupCommand.Reset.class},
+    synopsisSubcommandLabel = "(create | delete | pause | resume | reset)",
+    footerHeading = "%nExamples:%n",
+    footer = {"  gridway cluster group create --policy conf/policy.yaml --config /etc/gridway/controller.yaml",
+        "  gridway cluster group pause shop-fetch --zk 127.0.0.1:2181 --cluster gridway",
+        "  gridway cluster group reset shop-fetch --partition 3 --scn 4294967296123 --zk 127.0.0.1:2181 --cluster gridway"})
+final class GroupCommand implements Runnable {
+  @Spec CommandSpec spec;
+
+  @Override
+  public void run() {
+    throw new ParameterException(spec.commandLine(), "a subcommand is required: create, delete, pause, resume or reset");
+  }
+
+  /** Runs {@code action} with an admin of the target cluster; a refused action is exit code 2 with its reason. */
+  static void withAdmin(ClusterCommand.Target target, Consumer<ClusterAdmin> action) {
+    try (ClusterAdmin admin = new ClusterAdmin(target.zkConfig(), target.clusterName())) {
+      action.accept(admin);
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      throw new UsageException(e.getMessage(), e);
+    }
+  }
+
+  @Command(name = "create", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
+      description = {"Create the consumer group of a policy: named after the policy (or --name), with as many partitions "
+          + "as the policy's partition rules use. Idempotent; on an existing group it updates the replicas."},
+      footerHeading = "%nExamples:%n",
+      footer = {"  gridway cluster group create --policy conf/policy.yaml --config /etc/gridway/controller.yaml",
+          "  gridway cluster group create --policy orders.yaml --name orders-dw --replicas 3 --zk 127.0.0.1:2181 --cluster gridway"})
+  static final class Create implements Callable<Integer> {
+    @Mixin ClusterCommand.Target target;
+
+    @Option(names = "--policy", required = true, paramLabel = "FILE", description = "The policy the group subscribes to.")
+    Path policy;
+
+    @Option(names = "--name", paramLabel = "GROUP", description = "The group's name (default: the policy's name).")
+    String name;
+
+    @Option(names = "--replicas", paramLabel = "N", defaultValue = "2",
+        description = "Leader plus warm standbys per partition (default: ${DEFAULT-VALUE}).")
+    int replicas;
+
+    @Spec CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      Policy loaded;
+      try {
+        loaded = PolicyLoader.create().load(policy);
+      } catch (PolicyException e) {
+        throw new UsageException("policy " + policy + ": " + e.getMessage(), e);
+      }
+      GroupSpec group;
+      try {
+        group = new GroupSpec(name == null ? loaded.name() : name, loaded.partitionsUsed(), replicas);
+      } catch (IllegalArgumentException e) {
+        throw new UsageException(e.getMessage(), e);
+      }
+      withAdmin(target, admin -> {
+        admin.init();
+        admin.createOrUpdateGroup(group);
+      });
+      spec.commandLine().getOut().println("group " + group.name() + ": " + group.partitions() + " partitions, "
+          + group.replicas() + " replicas");
+      return Gridway.OK;
+    }
+  }
+
+  @Command(name = "delete", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
+      description = "Delete a consumer group and its checkpoints in ZooKeeper (its consumers release its partitions first).",
+      footerHeading = "%nExamples:%n", footer = {"  gridway cluster group delete orders --config /etc/gridway/controller.yaml"})
+  static final class Delete implements Callable<Integer> {
+    @Mixin ClusterCommand.Target target;
+
+    @Parameters(paramLabel = "GROUP", description = "The group.")
+    String group;
+
+    @Spec CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      withAdmin(target, admin -> admin.deleteGroup(group));
+      spec.commandLine().getOut().println("group " + group + " deleted");
+      return Gridway.OK;
+    }
+  }
+
+  @Command(name = "pause", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
+      description = "Pause a consumer group: every partition stops (in-flight batches finish, checkpoints are recorded).",
+      footerHeading = "%nExamples:%n", footer = {"  gridway cluster group pause orders --config /etc/gridway/controller.yaml"})
+  static final class Pause implements Callable<Integer> {
+    @Mixin ClusterCommand.Target target;
+
+    @Parameters(paramLabel = "GROUP", description = "The group.")
+    String group;
+
+    @Spec CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      withAdmin(target, admin -> admin.pauseGroup(group));
+      spec.commandLine().getOut().println("group " + group + " paused");
+      return Gridway.OK;
+    }
+  }
+
+  @Command(name = "resume", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
+      description = "Resume a paused consumer group: its partitions start again from their checkpoints.",
+      footerHeading = "%nExamples:%n", footer = {"  gridway cluster group resume orders --config /etc/gridway/controller.yaml"})
+  static final class Resume implements Callable<Integer> {
+    @Mixin ClusterCommand.Target target;
+
+    @Parameters(paramLabel = "GROUP", description = "The group.")
+    String group;
+
+    @Spec CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      withAdmin(target, admin -> admin.resumeGroup(group));
+      spec.commandLine().getOut().println("group " + group + " resumed");
+      return Gridway.OK;
+    }
+  }
+
+  @Command(name = "reset", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
+      description = {"Set a partition's shared checkpoint in ZooKeeper to an SCN, with a new fencing generation. "
+          + "Only while the group is paused; the partition restarts after that SCN on resume.",
+          "Exactly-once groups keep their checkpoints in the target (gridway_checkpoint), not here."},
+      footerHeading = "%nExamples:%n",
+      footer = {"  gridway cluster group reset orders --partition 3 --scn 4294967296123 --config /etc/gridway/controller.yaml"})
+  static final class Reset implements Callable<Integer> {
+    @Mixin ClusterCommand.Target target;
+
+    @Parameters(paramLabel = "GROUP", description = "The group.")
+    String group;
+
+    @Option(names = "--partition", required = true, paramLabel = "P", description = "The partition.")
+    int partition;
+
+    @Option(names = "--scn", required = true, paramLabel = "SCN", description = "The new checkpoint (unsigned decimal SCN).")
+    String scn;
+
+    @Spec CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      Scn to;
+      try {
+        to = Scn.parse(scn);
+      } catch (NumberFormatException e) {
+        throw new ParameterException(spec.commandLine(), "--scn: '" + scn + "' is not an unsigned decimal SCN");
+      }
+      long[] generation = new long[1];
+      withAdmin(target, admin -> generation[0] = admin.resetCheckpoint(group, partition, to));
+      spec.commandLine().getOut().println("group " + group + " partition " + partition + ": checkpoint " + scn
+          + ", generation " + generation[0]);
+      return Gridway.OK;
+    }
+  }
+}

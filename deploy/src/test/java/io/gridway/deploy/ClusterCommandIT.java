@@ -1,0 +1,197 @@
+package io.gridway.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gridway.cluster.ConsumerParticipant;
+import io.gridway.cluster.ControllerHost;
+import io.gridway.cluster.EmbeddedZooKeeperServer;
+import io.gridway.cluster.PartitionOwner;
+import io.gridway.cluster.ZkCheckpointStore;
+import io.gridway.cluster.ZkConfig;
+import io.gridway.core.checkpoint.Checkpoint;
+import io.gridway.core.event.Scn;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code gridway cluster group ...} and {@code cluster status} against a real embedded ZooKeeper: each test
+ * has a cluster of its own; the one with a consumer participant also runs a Helix controller.
+ */
+@Timeout(180)
+class ClusterCommandIT {
+  private static EmbeddedZooKeeperServer zk;
+
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void startZooKeeper(@TempDir Path data) {
+    zk = EmbeddedZooKeeperServer.start(ZkConfig.embedded(data.resolve("zk"), 0));
+  }
+
+  @AfterAll
+  static void stopZooKeeper() {
+    zk.close();
+  }
+
+  private static String[] on(String cluster, String... args) {
+    String[] all = new String[args.length + 4];
+    System.arraycopy(args, 0, all, 0, args.length);
+    all[args.length] = "--zk";
+    all[args.length + 1] = zk.connectString();
+    all[args.length + 2] = "--cluster";
+    all[args.length + 3] = cluster;
+    return all;
+  }
+
+  private Path policy(String name, String partitionRule) throws Exception {
+    Path file = dir.resolve(name + ".yaml");
+    Files.writeString(file, """
+        name: %s
+        version: 1
+        include: ['shop.*']
+        rules:
+          - name: split
+            tables: [shop.orders]
+            partition: %s
+        """.formatted(name, partitionRule));
+    return file;
+  }
+
+  @Test
+  void everyGroupCommandHasHelpWithUsageAndExamples() {
+    for (String command : List.of("group", "group create", "group delete", "group pause", "group resume", "group reset")) {
+      Run run = Run.of(("cluster " + command + " --help").split(" "));
+      assertThat(run.code()).as(command).isZero();
+      assertThat(run.out()).as(command).contains("Usage:").contains("Examples:");
+    }
+  }
+
+  @Test
+  void createTakesNameAndPartitionsFromThePolicyIsIdempotentAndDeleteRemovesGroupAndCheckpoints() throws Exception {
+    Path policy = policy("orders", "{key-hash: 6, offset: 2}");
+    Run created = Run.of(on("c1", "cluster", "group", "create", "--policy", policy.toString()));
+    assertThat(created.code()).as(created.err()).isZero();
+    assertThat(created.out()).contains("group orders: 8 partitions, 2 replicas");
+    Run again = Run.of(on("c1", "cluster", "group", "create", "--policy", policy.toString(), "--replicas", "3"));
+    assertThat(again.code()).as(again.err()).isZero();
+    assertThat(again.out()).contains("group orders: 8 partitions, 3 replicas");
+    Run renamed = Run.of(on("c1", "cluster", "group", "create", "--policy", policy.toString(), "--name", "orders-dw"));
+    assertThat(renamed.out()).contains("group orders-dw: 8 partitions");
+
+    Run status = Run.of(on("c1", "cluster", "status", "--json"));
+    assertThat(status.out()).contains("\"name\" : \"group.orders\"", "\"partitions\" : 8", "\"replicas\" : 3",
+        "\"name\" : \"group.orders-dw\"");
+
+    try (ZkCheckpointStore store = ZkCheckpointStore.open(ZkConfig.external(zk.connectString()), "c1", Clock.systemUTC())) {
+      long generation = store.claim("orders", 1);
+      store.write(List.of(Checkpoint.of("orders", 1, new Scn(77), generation, Instant.now())));
+      Run deleted = Run.of(on("c1", "cluster", "group", "delete", "orders"));
+      assertThat(deleted.code()).as(deleted.err()).isZero();
+      assertThat(store.read("orders", 1)).isEmpty();
+    }
+    assertThat(Run.of(on("c1", "cluster", "status", "--json")).out()).doesNotContain("\"group.orders\"").contains("group.orders-dw");
+  }
+
+  @Test
+  void aPartitionCountThatDiffersFromTheExistingGroupIsRefusedWithTheReason() throws Exception {
+    assertThat(Run.of(on("c2", "cluster", "group", "create", "--policy", policy("g", "{key-hash: 4}").toString())).code()).isZero();
+    Run changed = Run.of(on("c2", "cluster", "group", "create", "--policy", policy("g", "{key-hash: 5}").toString()));
+    assertThat(changed.code()).isEqualTo(Gridway.USAGE);
+    assertThat(changed.err()).contains("group.g has 4 partitions, not 5");
+  }
+
+  @Test
+  void resetIsRefusedWhileRunningAndWritesACheckpointWithANewGenerationWhilePaused() throws Exception {
+    assertThat(Run.of(on("c3", "cluster", "group", "create", "--policy", policy("g", "{key-hash: 4}").toString())).code()).isZero();
+    Run running = Run.of(on("c3", "cluster", "group", "reset", "g", "--partition", "2", "--scn", "1000"));
+    assertThat(running.code()).isEqualTo(Gridway.USAGE);
+    assertThat(running.err()).contains("group g is running: pause it before resetting a checkpoint");
+
+    Run paused = Run.of(on("c3", "cluster", "group", "pause", "g"));
+    assertThat(paused.code()).as(paused.err()).isZero();
+    assertThat(Run.of(on("c3", "cluster", "status", "--json")).out()).contains("\"enabled\" : false");
+    Run outOfRange = Run.of(on("c3", "cluster", "group", "reset", "g", "--partition", "4", "--scn", "1000"));
+    assertThat(outOfRange.err()).contains("group g has partitions 0..3, not 4");
+    Run badScn = Run.of(on("c3", "cluster", "group", "reset", "g", "--partition", "2", "--scn", "-5"));
+    assertThat(badScn.code()).isEqualTo(Gridway.USAGE);
+    assertThat(badScn.err()).contains("--scn: '-5' is not an unsigned decimal SCN");
+
+    Run reset = Run.of(on("c3", "cluster", "group", "reset", "g", "--partition", "2", "--scn", "1000"));
+    assertThat(reset.code()).as(reset.err()).isZero();
+    assertThat(reset.out()).contains("group g partition 2: checkpoint 1000, generation 1");
+    Run table = Run.of(on("c3", "cluster", "status"));
+    assertThat(table.out()).containsPattern("group\\.g\\s+group\\s+no\\s+2\\s+-\\s+1000\\s+1\\s+\\d+\\.\\ds");
+
+    Run resumed = Run.of(on("c3", "cluster", "group", "resume", "g"));
+    assertThat(resumed.code()).as(resumed.err()).isZero();
+    assertThat(Run.of(on("c3", "cluster", "status", "--json")).out()).doesNotContain("\"enabled\" : false");
+  }
+
+  @Test
+  void unknownGroupsAndBadPoliciesAreUsageErrorsNamingWhatIsWrong() throws Exception {
+    Run noCluster = Run.of(on("c4", "cluster", "group", "pause", "nope"));
+    assertThat(noCluster.code()).isEqualTo(Gridway.USAGE);
+    assertThat(noCluster.err()).contains("no cluster c4 in ZooKeeper").contains("gridway cluster init");
+    assertThat(Run.of(on("c4", "cluster", "init")).code()).isZero();
+    Run pause = Run.of(on("c4", "cluster", "group", "pause", "nope"));
+    assertThat(pause.code()).isEqualTo(Gridway.USAGE);
+    assertThat(pause.err()).contains("no such resource: group.nope in cluster c4");
+    Path broken = dir.resolve("broken.yaml");
+    Files.writeString(broken, "name: x\nversion: 1\nrules:\n  - name: r\n    where: row.a ==\n");
+    Run create = Run.of(on("c4", "cluster", "group", "create", "--policy", broken.toString()));
+    assertThat(create.code()).isEqualTo(Gridway.USAGE);
+    assertThat(create.err()).contains(broken.toString());
+    Run noSubcommand = Run.of("cluster", "group");
+    assertThat(noSubcommand.code()).isEqualTo(Gridway.USAGE);
+    assertThat(noSubcommand.err()).contains("create, delete, pause, resume or reset");
+  }
+
+  @Test
+  void statusShowsInstancesPlacementCheckpointsAndLag() throws Exception {
+    String cluster = "c5";
+    assertThat(Run.of(on(cluster, "cluster", "group", "create", "--policy", policy("g", "{key-hash: 2}").toString(),
+        "--replicas", "1")).code()).isZero();
+    ZkConfig client = ZkConfig.external(zk.connectString());
+    Map<Integer, Long> led = new ConcurrentHashMap<>();
+    PartitionOwner owner = new PartitionOwner() {
+      @Override
+      public void lead(int partition, long generation) {
+        led.put(partition, generation);
+      }
+
+      @Override
+      public void release(int partition) {
+        led.remove(partition);
+      }
+    };
+    try (ZkCheckpointStore store = ZkCheckpointStore.open(client, cluster, Clock.systemUTC());
+        ControllerHost controller = ControllerHost.start(client, cluster, "ctl");
+        ConsumerParticipant consumer = new ConsumerParticipant(client, cluster, "consumer-1", "http://127.0.0.1:8090",
+            Map.of("g", owner), store)) {
+      consumer.start();
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while ((led.size() < 2 || !controller.isLeader()) && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      assertThat(led).hasSize(2);
+      store.write(List.of(Checkpoint.of("g", 0, new Scn(4242), led.get(0), Instant.now().minusSeconds(3))));
+      Run status = Run.of(on(cluster, "cluster", "status"));
+      assertThat(status.code()).as(status.err()).isZero();
+      assertThat(status.out()).contains("controller ctl")
+          .containsPattern("consumer-1\\s+http://127.0.0.1:8090\\s+yes\\s+yes\\s+group\\.g")
+          .containsPattern("group\\.g\\s+group\\s+yes\\s+0\\s+consumer-1=LEADER\\s+4242\\s+\\d+\\s+[3-9]\\.\\ds")
+          .containsPattern("group\\.g\\s+group\\s+yes\\s+1\\s+consumer-1=LEADER\\s+-\\s+\\d+\\s+-");
+    }
+  }
+}
