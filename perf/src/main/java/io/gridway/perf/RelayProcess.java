@@ -33,6 +33,7 @@ final class RelayProcess implements AutoCloseable {
   private final CompletableFuture<URI> address = new CompletableFuture<>();
   private volatile long connectedNanos; // when the fetcher logged "connected", 0 before
   private volatile double cpuAtConnected;
+  private volatile long connectedMicros; // the same moment in epoch µs, comparable with consumer processes
 
   private RelayProcess(Process process, Path log) {
     this.process = process;
@@ -43,11 +44,7 @@ final class RelayProcess implements AutoCloseable {
   }
 
   static RelayProcess start(Path config, Path log, String heap) throws IOException {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process p = new ProcessBuilder(List.of(java, "-Xmx" + heap, "-XX:MaxDirectMemorySize=16g", "-cp",
-        System.getProperty("java.class.path"), "io.gridway.relay.RelayMain", config.toString()))
-        .redirectErrorStream(true).start();
-    return new RelayProcess(p, log);
+    return new RelayProcess(Jvm.start(heap, "io.gridway.relay.RelayMain", List.of(config.toString())), log);
   }
 
   private void pump() {
@@ -58,6 +55,7 @@ final class RelayProcess implements AutoCloseable {
         out.println(line);
         if (connectedNanos == 0 && line.contains("MysqlBinlogFetcher") && line.contains(" connected to ")) {
           cpuAtConnected = cpuSeconds();
+          connectedMicros = Micros.now();
           connectedNanos = System.nanoTime();
         }
         if (line.startsWith(prefix)) {
@@ -80,6 +78,15 @@ final class RelayProcess implements AutoCloseable {
    */
   long connectedNanos() {
     return connectedNanos;
+  }
+
+  /** {@link #connectedNanos()} as epoch µs ({@link Micros}), 0 before. */
+  long connectedMicros() {
+    return connectedMicros;
+  }
+
+  URI address() {
+    return address.getNow(null);
   }
 
   /** This process's CPU seconds when it logged that it connected (JVM start-up and connecting). */
@@ -123,14 +130,6 @@ final class RelayProcess implements AutoCloseable {
 
   @Override
   public void close() {
-    process.destroy();
-    try {
-      if (!process.waitFor(15, TimeUnit.SECONDS)) {
-        process.destroyForcibly();
-      }
-    } catch (InterruptedException e) {
-      process.destroyForcibly();
-      Thread.currentThread().interrupt(); // the caller sees the interrupt
-    }
+    Jvm.stop(process);
   }
 }
