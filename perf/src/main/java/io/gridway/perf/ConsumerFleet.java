@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -67,6 +68,25 @@ final class ConsumerFleet implements AutoCloseable {
 
   long events() {
     return processes.stream().mapToLong(ConsumerProcess::events).sum();
+  }
+
+  /**
+   * Waits until every consumer printed STARTED (JVM start-up is not the stage's work), at most
+   * {@code timeout}; null when they did, else why not.
+   */
+  String awaitStarted(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!processes.stream().allMatch(ConsumerProcess::started)) {
+      String problem = problem();
+      if (problem != null) {
+        return problem;
+      }
+      if (System.nanoTime() > deadline) {
+        return "the consumer JVMs did not start within " + timeout.toSeconds() + " s";
+      }
+      Thread.sleep(20); // polling the consumers' output
+    }
+    return null;
   }
 
   boolean done() {

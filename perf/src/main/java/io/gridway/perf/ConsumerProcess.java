@@ -22,6 +22,7 @@ import java.util.Map;
 final class ConsumerProcess implements AutoCloseable {
   private final Process process;
   private final Path log;
+  private volatile boolean started;
   private volatile long events;
   private volatile Map<String, String> result; // null before RESULT
   private volatile String failure; // null unless FAILED was printed
@@ -51,7 +52,9 @@ final class ConsumerProcess implements AutoCloseable {
           continue; // five lines a second: not worth the log
         }
         out.println(line);
-        if (line.startsWith("RESULT ")) {
+        if (line.equals("STARTED")) {
+          started = true;
+        } else if (line.startsWith("RESULT ")) {
           Map<String, String> fields = fields(line);
           events = Long.parseLong(fields.get("events"));
           result = fields;
@@ -77,14 +80,28 @@ final class ConsumerProcess implements AutoCloseable {
 
   /** Tells the process the SCN at which its partitions are complete: it then prints RESULT and exits. */
   void finish(long endScn) throws IOException {
+    command("end " + Long.toUnsignedString(endScn));
+  }
+
+  /** Latency runs: record only rows sent at or after {@code micros} (epoch µs): the warm-up is over. */
+  void measureFrom(long micros) throws IOException {
+    command("from " + micros);
+  }
+
+  private void command(String line) throws IOException {
     OutputStream in = process.getOutputStream();
-    in.write((Long.toUnsignedString(endScn) + "\n").getBytes(StandardCharsets.US_ASCII));
+    in.write((line + "\n").getBytes(StandardCharsets.US_ASCII));
     in.flush();
   }
 
   /** Events applied so far (from the latest STATUS or the RESULT). */
   long events() {
     return events;
+  }
+
+  /** The consumer printed STARTED: its JVM is up and its partitions are connecting. */
+  boolean started() {
+    return started;
   }
 
   boolean done() {

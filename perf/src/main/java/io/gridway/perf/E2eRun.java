@@ -1,5 +1,7 @@
 package io.gridway.perf;
 
+import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -18,6 +20,10 @@ final class E2eRun {
     this.context = context;
   }
 
+  private static URI address(int port) {
+    return URI.create("http://127.0.0.1:" + port);
+  }
+
   RunResult run(int relays, int consumers, String mode, JdbcTarget target) throws Exception {
     if (relays > 1 && consumers != relays) {
       throw new IllegalArgumentException("e2e with " + relays + " relays needs as many consumers (consumer c pulls relay c),"
@@ -34,22 +40,30 @@ final class E2eRun {
     int processes = relays + consumers;
     String name = "e2e-r" + relays + "-c" + consumers + "-" + targetName + "-" + mode;
     long t0 = System.nanoTime();
-    try (RelayFleet fleet = RelayFleet.start(context.db(), w, context.loaded().start(), context.dir(), name + "-relay",
-        new RelayFleet.Spec(relays, partitions, context.relayHeap()))) {
-      List<ConsumerFleet.Share> shares = new ArrayList<>();
-      if (relays == 1) {
-        for (List<Integer> set : ConsumerFleet.deal(partitions, consumers)) {
-          shares.add(new ConsumerFleet.Share(fleet.addresses(), set));
-        }
-      } else {
-        for (int c = 0; c < consumers; c++) {
-          shares.add(new ConsumerFleet.Share(List.of(fleet.relay(c).address()), List.of(0)));
-        }
+    // consumers first, on the relays' ports fixed in advance: their JVM start-up is not the stage's work, and
+    // they connect (retrying with their backoff) as soon as the relays listen
+    List<Integer> ports = RelayFleet.freePorts(relays);
+    List<ConsumerFleet.Share> shares = new ArrayList<>();
+    if (relays == 1) {
+      for (List<Integer> set : ConsumerFleet.deal(partitions, consumers)) {
+        shares.add(new ConsumerFleet.Share(List.of(address(ports.get(0))), set));
       }
-      try (ConsumerFleet fleetC = ConsumerFleet.start(context.dir(), name, new ConsumerFleet.Spec(mode, target, null,
-          context.consumerHeap()), shares);
+    } else {
+      for (int c = 0; c < consumers; c++) {
+        shares.add(new ConsumerFleet.Share(List.of(address(ports.get(c))), List.of(0)));
+      }
+    }
+    try (ConsumerFleet fleetC = ConsumerFleet.start(context.dir(), name, new ConsumerFleet.Spec(mode, target, null,
+        context.consumerHeap()), shares)) {
+      fleetC.finish(context.loaded().end().scn().value());
+      String notStarted = fleetC.awaitStarted(Duration.ofSeconds(180));
+      if (notStarted != null) {
+        return RunResult.invalid("e2e", config, processes, relays, w, 0, (System.nanoTime() - t0) / 1e9, 0,
+            context.machine().cores(), notStarted).withConsumers(consumers, targetName);
+      }
+      try (RelayFleet fleet = RelayFleet.start(context.db(), w, context.loaded().start(), context.dir(), name + "-relay",
+          new RelayFleet.Spec(relays, partitions, context.relayHeap(), ports));
           Progress progress = new Progress("e2e R=" + relays + " C=" + consumers + " " + targetName, w.events(), System.err)) {
-        fleetC.finish(context.loaded().end().scn().value());
         String problem = FleetWait.await(fleetC, fleet, w.events(), FleetWait.timeoutFor(w.events()), progress);
         double relayCpu = fleet.cpuSinceConnected();
         if (problem != null) {

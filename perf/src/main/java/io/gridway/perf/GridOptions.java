@@ -13,8 +13,8 @@ final class GridOptions {
       description = "consumer counts to run, e.g. 1,2,3 (disjoint partition sets; default ${DEFAULT-VALUE})")
   List<Integer> consumers;
 
-  @Option(names = "--mode", split = ",", defaultValue = "long-poll",
-      description = "consumer pull modes: long-poll, stream or both, e.g. long-poll,stream (default ${DEFAULT-VALUE})")
+  @Option(names = "--mode", split = ",",
+      description = "consumer pull modes: long-poll, stream or both, e.g. long-poll,stream (default long-poll; latency: both)")
   List<String> modes;
 
   @Option(names = "--relay-heap", defaultValue = "768m", description = "-Xmx of each relay JVM (default ${DEFAULT-VALUE})")
@@ -27,13 +27,18 @@ final class GridOptions {
     return String.join(",", values.stream().map(String::valueOf).toList());
   }
 
-  /** "--relays 1,2 --consumers 1 --mode long-poll": how the report names the command. */
+  /** {@code --mode}, or {@code fallback} when it was not given. */
+  List<String> modesOr(String... fallback) {
+    return modes == null ? List.of(fallback) : modes;
+  }
+
+  /** "--relays 1,2 --consumers 1": how the report names the command. */
   String describe() {
-    return "--relays " + join(relays) + " --consumers " + join(consumers) + " --mode " + join(modes);
+    return "--relays " + join(relays) + " --consumers " + join(consumers);
   }
 
   void validate() {
-    for (String mode : modes) {
+    for (String mode : modesOr()) {
       if (!mode.equals("long-poll") && !mode.equals("stream")) {
         throw new IllegalArgumentException("--mode: long-poll or stream, not " + mode);
       }

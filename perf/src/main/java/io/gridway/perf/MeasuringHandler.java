@@ -26,6 +26,7 @@ final class MeasuringHandler implements BatchHandler {
   private final ConcurrentHashMap<Long, Integer> columnBySchema = new ConcurrentHashMap<>();
   private final LatencyHistogram latencies = new LatencyHistogram();
   private volatile double cpuAtFirst = -1;
+  private volatile long measureFromMicros; // latencies of rows sent before this are not recorded (warm-up)
 
   /** @param latencyColumn the column holding the send time in epoch µs, or null for no latency */
   MeasuringHandler(BatchHandler delegate, String latencyColumn) {
@@ -53,12 +54,17 @@ final class MeasuringHandler implements BatchHandler {
         for (ChangeEvent event : window.events()) {
           Row row = event.after() != null ? event.after() : event.before();
           int column = columnBySchema.computeIfAbsent(event.schemaId(), id -> event.schema().indexOf(latencyColumn));
-          if (row != null && column >= 0 && row.get(column) instanceof Number sent) {
+          if (row != null && column >= 0 && row.get(column) instanceof Number sent && sent.longValue() >= measureFromMicros) {
             latencies.record(applied - sent.longValue());
           }
         }
       }
     }
+  }
+
+  /** Records latencies only of rows whose send time is at or after {@code micros} (the warm-up is over). */
+  void measureFrom(long micros) {
+    measureFromMicros = micros;
   }
 
   long events() {

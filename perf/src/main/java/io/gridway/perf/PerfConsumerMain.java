@@ -32,8 +32,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * FAILED reason                                           a partition FAILED or its SCN was evicted; exit 1
  * </pre>
  *
- * The harness writes the end SCN (unsigned decimal) as one line to standard input once it knows it; the
- * process prints RESULT and exits 0 when every partition's checkpoint has reached it. With the null
+ * The harness writes commands to standard input: {@code end <SCN>} once it knows where the load ends (the
+ * process prints RESULT and exits 0 when every partition's checkpoint has reached it), and for latency
+ * runs {@code from <epoch µs>} when the warm-up is over. With the null
  * applier checkpoints are in memory (every run starts at SCN 0); with jdbc they are the target's.
  */
 public final class PerfConsumerMain {
@@ -76,7 +77,7 @@ public final class PerfConsumerMain {
     }
     MeasuringHandler handler = new MeasuringHandler(applier, args.length == 4 ? args[3] : null);
     GridwayConsumer consumer = GridwayConsumer.builder(config.consumer()).checkpointStore(store).handler(handler).build();
-    AtomicLong endScn = readEndScnFromStdin();
+    AtomicLong endScn = readCommandsFromStdin(handler);
     consumer.start();
     System.out.println("STARTED");
     System.out.flush();
@@ -131,18 +132,28 @@ public final class PerfConsumerMain {
     return true;
   }
 
-  private static AtomicLong readEndScnFromStdin() {
+  /**
+   * The harness's commands on standard input, one per line: {@code from <epoch µs>} (record latencies only
+   * of rows sent from then on: the warm-up is over) and {@code end <SCN>} (where the load ends).
+   */
+  private static AtomicLong readCommandsFromStdin(MeasuringHandler handler) {
     AtomicLong endScn = new AtomicLong(-1);
     Thread reader = new Thread(() -> {
       try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII))) {
-        String line = in.readLine();
-        if (line != null) {
-          endScn.set(Long.parseUnsignedLong(line.trim()));
+        for (String line = in.readLine(); line != null; line = in.readLine()) {
+          String[] parts = line.trim().split(" ");
+          if (parts.length == 2 && parts[0].equals("from")) {
+            handler.measureFrom(Long.parseLong(parts[1]));
+          } else if (parts.length == 2 && parts[0].equals("end")) {
+            endScn.set(Long.parseUnsignedLong(parts[1]));
+          } else {
+            System.err.println("unknown command on standard input: " + line);
+          }
         }
       } catch (IOException | NumberFormatException e) {
-        System.err.println("cannot read the end SCN from standard input: " + e);
+        System.err.println("cannot read the harness's commands from standard input: " + e);
       }
-    }, "perf-end-scn");
+    }, "perf-commands");
     reader.setDaemon(true);
     reader.start();
     return endScn;

@@ -2,6 +2,8 @@ package io.gridway.perf;
 
 import io.gridway.perf.SourceDb.BinlogPosition;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,8 +22,34 @@ import java.util.Locale;
  * results, deleted on {@link #close()}. Single-threaded; owned by one perf run.
  */
 final class RelayFleet implements AutoCloseable {
-  /** What a fleet looks like: R relays, P partitions per relay (1 = no policy), the relay JVM's heap. */
-  record Spec(int relays, int partitions, String heap) {}
+  /**
+   * What a fleet looks like: R relays, P partitions per relay (1 = no policy), the relay JVM's heap, and
+   * the HTTP ports (empty: any free port each), fixed when consumers must know them before the relays start.
+   */
+  record Spec(int relays, int partitions, String heap, List<Integer> ports) {
+    Spec(int relays, int partitions, String heap) {
+      this(relays, partitions, heap, List.of());
+    }
+
+    int port(int r) {
+      return ports.isEmpty() ? 0 : ports.get(r);
+    }
+  }
+
+  /** {@code n} loopback ports free a moment ago (bound and released), for relays whose consumers start first. */
+  static List<Integer> freePorts(int n) throws IOException {
+    List<ServerSocket> sockets = new ArrayList<>();
+    try {
+      for (int i = 0; i < n; i++) {
+        sockets.add(new ServerSocket(0, 1, InetAddress.getLoopbackAddress()));
+      }
+      return sockets.stream().map(ServerSocket::getLocalPort).toList();
+    } finally {
+      for (ServerSocket socket : sockets) {
+        socket.close();
+      }
+    }
+  }
 
   /** One look at every relay: events published in total, whether each holds its share, or why the run is invalid. */
   record Poll(long published, boolean complete, String invalidReason) {}
@@ -58,7 +86,7 @@ final class RelayFleet implements AutoCloseable {
           fleet.expected[r] += workload.eventsOf(t);
         }
         Path yaml = dir.resolve(name + "-" + r + ".yaml");
-        Files.writeString(yaml, relayYaml(db, from, r, include, password, fleet.capacityMiB, spec.partitions(), policy));
+        Files.writeString(yaml, relayYaml(db, from, r, include, password, fleet.capacityMiB, spec, policy));
         fleet.processes.add(RelayProcess.start(yaml, dir.resolve(name + "-" + r + ".log"), spec.heap()));
       }
       for (RelayProcess p : fleet.processes) {
@@ -99,7 +127,11 @@ final class RelayFleet implements AutoCloseable {
       if (!p.isAlive()) {
         return new Poll(published, false, "relay " + r + " exited with " + p.exitCode() + " (log " + p.log() + ")");
       }
-      RelayProcess.Status s = p.status();
+      RelayProcess.Status s = p.statusOrNull();
+      if (s == null) {
+        complete &= done[r];
+        continue; // a busy relay (or machine) did not answer in time: ask again at the next poll
+      }
       published += s.eventsPublished();
       if (s.windowsEvicted() > 0) {
         return new Poll(published, false, "relay " + r + " fell off its buffer: it evicted " + s.windowsEvicted()
@@ -130,7 +162,8 @@ final class RelayFleet implements AutoCloseable {
       if (!p.isAlive()) {
         return "relay " + r + " exited with " + p.exitCode() + " (log " + p.log() + ")";
       }
-      long evicted = p.status().windowsEvicted();
+      RelayProcess.Status s = p.statusOrNull();
+      long evicted = s == null ? 0 : s.windowsEvicted();
       if (evicted > 0) {
         return "relay " + r + " fell off its buffer: it evicted " + evicted + " windows";
       }
@@ -199,7 +232,7 @@ final class RelayFleet implements AutoCloseable {
   }
 
   private static String relayYaml(SourceDb db, BinlogPosition from, int r, List<String> include, Path password,
-      long capacityMiB, int partitions, Path policy) {
+      long capacityMiB, Spec spec, Path policy) {
     String yaml = String.format(Locale.ROOT, """
         source:
           partitions: %d
@@ -217,10 +250,10 @@ final class RelayFleet implements AutoCloseable {
           capacity: %dMiB
         http:
           host: 127.0.0.1
-          port: 0
+          port: %d
           ioThreads: %d
-        """, partitions, db.host(), db.port(), db.replicationUser(), password, 7400 + r, from,
-        String.join(", ", include), capacityMiB, partitions > 1 ? 2 : 1);
+        """, spec.partitions(), db.host(), db.port(), db.replicationUser(), password, 7400 + r, from,
+        String.join(", ", include), capacityMiB, spec.port(r), spec.partitions() > 1 ? 2 : 1);
     return policy == null ? yaml : yaml + "policy:\n  files: [" + policy + "]\n  reloadInterval: 0s\n";
   }
 }

@@ -21,7 +21,7 @@ final class Stage2Command implements Callable<Integer> {
   public Integer call() throws Exception {
     grid.validate();
     return Session.run(options, grid, "gridway perf stage2 --consumers " + GridOptions.join(grid.consumers) + " --mode "
-        + GridOptions.join(grid.modes), (context, report) -> measure(context, grid, options.repeat, report));
+        + GridOptions.join(grid.modesOr("long-poll")), (context, report) -> measure(context, grid, options.repeat, report));
   }
 
   static final String NOTE = "Stage 2 timing: one relay JVM holds the whole load in its buffer (spread over "
@@ -43,7 +43,7 @@ final class Stage2Command implements Callable<Integer> {
       for (int repetition = 1; repetition <= repeat; repetition++) {
         RunResult limit = new Limits(context).loopback();
         report.add(limit);
-        for (String mode : grid.modes) {
+        for (String mode : grid.modesOr("long-poll")) {
           for (int c : grid.consumers) {
             Session.addWithRatio(report, stage.consumers(c, mode), limit);
           }
