@@ -29,14 +29,15 @@ final class E2eCommand implements Callable<Integer> {
     if (!target.equals("null") && !target.equals("postgres") && !target.equals("mariadb")) {
       throw new IllegalArgumentException("--target: null, postgres or mariadb, not " + target);
     }
-    return Session.run(options, grid, "gridway perf e2e " + grid.describe() + " --mode " + GridOptions.join(grid.modesOr("long-poll")) + " --target " + target, (context, report) -> {
+    return Session.run(options, grid, "gridway perf e2e --relays " + GridOptions.join(grid.relaysOr(1)) + " --consumers "
+        + GridOptions.join(grid.consumersOr(1)) + " --mode " + GridOptions.join(grid.modesOr("long-poll")) + " --target " + target, (context, report) -> {
       try (JdbcTarget jdbc = target.equals("null") ? null : JdbcTarget.start(target, context.db().database(), context.workload())) {
         for (int repetition = 1; repetition <= options.repeat; repetition++) {
           RunResult limit = new Limits(context).binlog();
           report.add(limit);
           for (String mode : grid.modesOr("long-poll")) {
-            for (int r : grid.relays) {
-              for (int c : grid.consumers) {
+            for (int r : grid.relaysOr(1)) {
+              for (int c : grid.consumersOr(1)) {
                 if (r == 1 || c == r) {
                   Session.addWithRatio(report, new E2eRun(context).run(r, c, mode, jdbc), limit);
                 }

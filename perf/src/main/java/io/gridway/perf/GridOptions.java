@@ -5,12 +5,12 @@ import picocli.CommandLine.Option;
 
 /** The grid's shape in a measuring subcommand (issue 8 §8: --relays, --consumers), as a picocli mixin. */
 final class GridOptions {
-  @Option(names = "--relays", split = ",", defaultValue = "1",
-      description = "relay counts to run, e.g. 1,2,3 (with R > 1 the relays split the tables by include lists; default ${DEFAULT-VALUE})")
+  @Option(names = "--relays", split = ",",
+      description = "relay counts to run, e.g. 1,2,3 (with R > 1 the relays split the tables by include lists; default 1, all: 1,2,3)")
   List<Integer> relays;
 
-  @Option(names = "--consumers", split = ",", defaultValue = "1",
-      description = "consumer counts to run, e.g. 1,2,3 (disjoint partition sets; default ${DEFAULT-VALUE})")
+  @Option(names = "--consumers", split = ",",
+      description = "consumer counts to run, e.g. 1,2,3 (disjoint partition sets; default 1, all: 1,2,3)")
   List<Integer> consumers;
 
   @Option(names = "--mode", split = ",",
@@ -27,15 +27,20 @@ final class GridOptions {
     return String.join(",", values.stream().map(String::valueOf).toList());
   }
 
+  /** {@code --relays}, or {@code fallback} when it was not given (each subcommand has its own default). */
+  List<Integer> relaysOr(Integer... fallback) {
+    return relays == null ? List.of(fallback) : relays;
+  }
+
+  List<Integer> consumersOr(Integer... fallback) {
+    return consumers == null ? List.of(fallback) : consumers;
+  }
+
   /** {@code --mode}, or {@code fallback} when it was not given. */
   List<String> modesOr(String... fallback) {
     return modes == null ? List.of(fallback) : modes;
   }
 
-  /** "--relays 1,2 --consumers 1": how the report names the command. */
-  String describe() {
-    return "--relays " + join(relays) + " --consumers " + join(consumers);
-  }
 
   void validate() {
     for (String mode : modesOr()) {
@@ -43,8 +48,8 @@ final class GridOptions {
         throw new IllegalArgumentException("--mode: long-poll or stream, not " + mode);
       }
     }
-    if (relays.stream().anyMatch(r -> r < 1) || consumers.stream().anyMatch(c -> c < 1)) {
-      throw new IllegalArgumentException("--relays and --consumers must be ≥ 1: " + describe());
+    if (relaysOr().stream().anyMatch(r -> r < 1) || consumersOr().stream().anyMatch(c -> c < 1)) {
+      throw new IllegalArgumentException("--relays and --consumers must be ≥ 1, not " + relays + " and " + consumers);
     }
   }
 }

@@ -26,7 +26,8 @@ final class MeasuringHandler implements BatchHandler {
   private final ConcurrentHashMap<Long, Integer> columnBySchema = new ConcurrentHashMap<>();
   private final LatencyHistogram latencies = new LatencyHistogram();
   private volatile double cpuAtFirst = -1;
-  private volatile long measureFromMicros; // latencies of rows sent before this are not recorded (warm-up)
+  // latencies of rows sent before this are not recorded: nothing until the harness says the warm-up is over
+  private volatile long measureFromMicros = Long.MAX_VALUE;
 
   /** @param latencyColumn the column holding the send time in epoch µs, or null for no latency */
   MeasuringHandler(BatchHandler delegate, String latencyColumn) {

@@ -144,6 +144,7 @@ public final class PerfConsumerMain {
           String[] parts = line.trim().split(" ");
           if (parts.length == 2 && parts[0].equals("from")) {
             handler.measureFrom(Long.parseLong(parts[1]));
+            System.err.println("recording latencies of rows sent from " + parts[1] + " µs on");
           } else if (parts.length == 2 && parts[0].equals("end")) {
             endScn.set(Long.parseUnsignedLong(parts[1]));
           } else {

@@ -59,6 +59,13 @@ final class RelayReadCommand implements Callable<Integer> {
       throws Exception {
     RunResult limit = new Limits(context).loopback();
     report.add(limit);
+    measureWith(context, relay, readers, decode, limit, report);
+    report.note(NOTE);
+  }
+
+  /** The reader runs against {@code limit} (measured by the caller in the same run). */
+  static void measureWith(RunContext context, RelayFleet relay, List<Integer> readers, List<String> decode, RunResult limit,
+      Report report) throws Exception {
     RelayReadRun run = new RelayReadRun(context, relay);
     for (String d : decode) {
       run.read(1, d.equals("full")); // warm-up pass: the relay's and the readers' JIT
@@ -66,6 +73,5 @@ final class RelayReadCommand implements Callable<Integer> {
         Session.addWithRatio(report, run.read(n, d.equals("full")), limit);
       }
     }
-    report.note(NOTE);
   }
 }

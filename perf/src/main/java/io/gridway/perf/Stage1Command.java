@@ -21,7 +21,7 @@ final class Stage1Command implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     grid.validate();
-    return Session.run(options, grid, "gridway perf stage1 --relays " + GridOptions.join(grid.relays), (context, report) -> {
+    return Session.run(options, grid, "gridway perf stage1 --relays " + GridOptions.join(grid.relaysOr(1)), (context, report) -> {
       for (int repetition = 1; repetition <= options.repeat; repetition++) {
         measure(context, grid, report);
       }
@@ -40,7 +40,7 @@ final class Stage1Command implements Callable<Integer> {
     RunResult limit = new Limits(context).binlog();
     report.add(limit);
     Stage1Run stage = new Stage1Run(context);
-    for (int r : grid.relays) {
+    for (int r : grid.relaysOr(1)) {
       String loadBefore = Machine.loadAverage();
       double serverCpu = context.db().serverCpuSeconds();
       RunResult run = stage.relays(r);

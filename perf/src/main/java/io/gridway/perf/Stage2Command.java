@@ -20,7 +20,7 @@ final class Stage2Command implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     grid.validate();
-    return Session.run(options, grid, "gridway perf stage2 --consumers " + GridOptions.join(grid.consumers) + " --mode "
+    return Session.run(options, grid, "gridway perf stage2 --consumers " + GridOptions.join(grid.consumersOr(1)) + " --mode "
         + GridOptions.join(grid.modesOr("long-poll")), (context, report) -> measure(context, grid, options.repeat, report));
   }
 
@@ -44,7 +44,7 @@ final class Stage2Command implements Callable<Integer> {
         RunResult limit = new Limits(context).loopback();
         report.add(limit);
         for (String mode : grid.modesOr("long-poll")) {
-          for (int c : grid.consumers) {
+          for (int c : grid.consumersOr(1)) {
             Session.addWithRatio(report, stage.consumers(c, mode), limit);
           }
         }
