@@ -80,16 +80,16 @@ final class AllCommand implements Callable<Integer> {
 
   private void measure(RunContext context, List<String> realTargets, Report report) throws Exception {
     Limits limits = new Limits(context);
-    RunResult binlog = limits.binlog();
+    RunResult binlog = Session.attempt(context, "limit-binlog", limits::binlog);
     report.add(binlog);
-    RunResult loopback = limits.loopback();
+    RunResult loopback = Session.attempt(context, "limit-loopback", limits::loopback);
     report.add(loopback);
     if (peers) {
-      Session.addWithRatio(report, new DebeziumPeer(context).run(), binlog);
+      Session.addWithRatio(report, Session.attempt(context, "peer-debezium", new DebeziumPeer(context)::run), binlog);
     }
     Stage1Run stage1 = new Stage1Run(context);
     for (int r : relays()) {
-      Session.addWithRatio(report, stage1.relays(r), binlog);
+      Session.addWithRatio(report, Session.attempt(context, "stage1", () -> stage1.relays(r)), binlog);
     }
     try (Stage2Run stage2 = new Stage2Run(context)) {
       String problem = stage2.preload();
@@ -99,20 +99,22 @@ final class AllCommand implements Callable<Integer> {
       } else {
         RelayReadCommand.measureWith(context, stage2.relay(), readers, List.of("header"), loopback, report);
         for (int c : consumers()) {
-          Session.addWithRatio(report, stage2.consumers(c, "long-poll"), loopback);
+          Session.addWithRatio(report, Session.attempt(context, "stage2", () -> stage2.consumers(c, "long-poll")), loopback);
         }
       }
     }
     E2eRun e2e = new E2eRun(context);
-    Session.addWithRatio(report, e2e.run(1, 1, "long-poll", null), binlog);
+    Session.addWithRatio(report, Session.attempt(context, "e2e", () -> e2e.run(1, 1, "long-poll", null)), binlog);
     int widest = Math.max(relays().stream().max(Integer::compare).orElse(1), consumers().stream().max(Integer::compare).orElse(1));
     if (widest > 1 && relays().contains(widest) && consumers().contains(widest)) {
-      Session.addWithRatio(report, e2e.run(widest, widest, "long-poll", null), binlog);
+      Session.addWithRatio(report, Session.attempt(context, "e2e", () -> e2e.run(widest, widest, "long-poll", null)), binlog);
     }
     for (String t : realTargets) {
-      try (JdbcTarget target = JdbcTarget.start(t, context.db().database(), context.workload())) {
-        Session.addWithRatio(report, e2e.run(1, 1, "long-poll", target), binlog);
-      }
+      Session.addWithRatio(report, Session.attempt(context, "e2e", () -> {
+        try (JdbcTarget target = JdbcTarget.start(t, context.db().database(), context.workload())) {
+          return e2e.run(1, 1, "long-poll", target);
+        }
+      }), binlog);
     }
     GridOptions latencyModes = new GridOptions();
     latencyModes.modes = grid.modesOr("long-poll", "stream");

@@ -39,7 +39,7 @@ final class E2eCommand implements Callable<Integer> {
             for (int r : grid.relaysOr(1)) {
               for (int c : grid.consumersOr(1)) {
                 if (r == 1 || c == r) {
-                  Session.addWithRatio(report, new E2eRun(context).run(r, c, mode, jdbc), limit);
+                  Session.addWithRatio(report, Session.attempt(context, "e2e", () -> new E2eRun(context).run(r, c, mode, jdbc)), limit);
                 }
               }
             }

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.TimeoutException;
 
 /**
  * R relay JVMs reading one source from one binlog position. Relay r of R includes the tables t with
@@ -90,7 +91,11 @@ final class RelayFleet implements AutoCloseable {
         fleet.processes.add(RelayProcess.start(yaml, dir.resolve(name + "-" + r + ".log"), spec.heap()));
       }
       for (RelayProcess p : fleet.processes) {
-        p.await(Duration.ofSeconds(60));
+        try {
+          p.await(Duration.ofSeconds(180)); // a starved machine can take minutes to start several JVMs
+        } catch (TimeoutException e) {
+          throw new IllegalStateException("a relay JVM did not listen within 180 s (log " + p.log() + ")", e);
+        }
       }
       return fleet;
     } catch (Exception | Error e) {

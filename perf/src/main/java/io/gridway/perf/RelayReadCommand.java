@@ -68,9 +68,9 @@ final class RelayReadCommand implements Callable<Integer> {
       Report report) throws Exception {
     RelayReadRun run = new RelayReadRun(context, relay);
     for (String d : decode) {
-      run.read(1, d.equals("full")); // warm-up pass: the relay's and the readers' JIT
+      Session.attempt(context, "relay-read", () -> run.read(1, d.equals("full"))); // warm-up: the relay's and the readers' JIT
       for (int n : readers) {
-        Session.addWithRatio(report, run.read(n, d.equals("full")), limit);
+        Session.addWithRatio(report, Session.attempt(context, "relay-read", () -> run.read(n, d.equals("full"))), limit);
       }
     }
   }

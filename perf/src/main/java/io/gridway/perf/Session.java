@@ -41,6 +41,27 @@ final class Session {
     return report.runs().stream().allMatch(RunResult::valid) ? 0 : PerfCommand.EXIT_INVALID_RUN;
   }
 
+  /** One measurement that may fail for reasons of its own: a relay that never listens on a starved machine, a server that does not start. */
+  interface Measurement {
+    RunResult run() throws Exception;
+  }
+
+  /**
+   * Runs one measurement; an exception becomes an invalid run of {@code stage} naming it, so that one broken
+   * configuration does not cost the report of the whole matrix. Interrupts still end the command.
+   */
+  static RunResult attempt(RunContext context, String stage, Measurement measurement) throws InterruptedException {
+    try {
+      return measurement.run();
+    } catch (InterruptedException e) {
+      throw e;
+    } catch (Exception e) {
+      System.err.println(stage + ": " + e);
+      return RunResult.invalid(stage, "(did not run to the end)", 0, 0, context.workload(), 0, 0, 0,
+          context.machine().cores(), "the harness failed: " + e);
+    }
+  }
+
   /** Adds {@code run} with its ratio to {@code limit} (when both are valid). */
   static void addWithRatio(Report report, RunResult run, RunResult limit) {
     report.add(limit.valid() && run.valid() ? run.withLimitRatio(run.eventsPerSec() / limit.eventsPerSec()) : run);

@@ -37,13 +37,13 @@ final class Stage1Command implements Callable<Integer> {
 
   /** One repetition: the limit, then each relay count; ratios are to this repetition's limit. */
   static void measure(RunContext context, GridOptions grid, Report report) throws Exception {
-    RunResult limit = new Limits(context).binlog();
+    RunResult limit = Session.attempt(context, "limit-binlog", new Limits(context)::binlog);
     report.add(limit);
     Stage1Run stage = new Stage1Run(context);
     for (int r : grid.relaysOr(1)) {
       String loadBefore = Machine.loadAverage();
       double serverCpu = context.db().serverCpuSeconds();
-      RunResult run = stage.relays(r);
+      RunResult run = Session.attempt(context, "stage1", () -> stage.relays(r));
       if (serverCpu >= 0) {
         report.note(String.format(Locale.ROOT, "stage1 R=%d: MariaDB used %.2f CPU s over the run (start-up"
             + " included; not in the relays' CPU seconds); load average before %s, after %s.", r,

@@ -1,13 +1,13 @@
 package io.gridway.perf;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * Stage 1 on one loaded binlog: the raw limit and relay runs. Relay r of R serves the tables t with
- * t % R == r (an include list), so R relays each read the whole binlog and publish a third (R=3) of it,
- * as the whitepaper's rows 4–5 split tables by fetch policy. Single-threaded; one instance per load.
+ * Stage 1 on one loaded binlog: R relay JVMs ({@link RelayFleet}; relay r of R serves the tables t with
+ * t % R == r, so R relays each read the whole binlog and publish a third (R=3) of it, as the whitepaper's
+ * rows 4–5 split tables by fetch policy), timed from the first fetcher connecting until every relay holds
+ * its share. Single-threaded; one instance per load.
  */
 final class Stage1Run {
   private static final Duration POLL = Duration.ofMillis(50);

@@ -45,7 +45,7 @@ final class Stage2Command implements Callable<Integer> {
         report.add(limit);
         for (String mode : grid.modesOr("long-poll")) {
           for (int c : grid.consumersOr(1)) {
-            Session.addWithRatio(report, stage.consumers(c, mode), limit);
+            Session.addWithRatio(report, Session.attempt(context, "stage2", () -> stage.consumers(c, mode)), limit);
           }
         }
       }
