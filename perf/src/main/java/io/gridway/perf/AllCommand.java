@@ -65,7 +65,6 @@ final class AllCommand implements Callable<Integer> {
       report.note(Stage1Command.NOTE);
       report.note(Stage2Command.NOTE);
       report.note(E2eCommand.NOTE);
-      report.note(LatencyCommand.NOTE);
       noteTargets(report);
     });
   }

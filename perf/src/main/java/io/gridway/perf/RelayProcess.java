@@ -47,13 +47,14 @@ final class RelayProcess implements AutoCloseable {
     return new RelayProcess(Jvm.start(heap, "io.gridway.relay.RelayMain", List.of(config.toString())), log);
   }
 
+  /** Copies the output to the log; notes the first "connected to" (or, after a lost first attempt, "reconnected to"). */
   private void pump() {
     String prefix = "gridway relay listening on ";
     try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         PrintWriter out = new PrintWriter(Files.newBufferedWriter(log, StandardCharsets.UTF_8), true)) {
       for (String line = in.readLine(); line != null; line = in.readLine()) {
         out.println(line);
-        if (connectedNanos == 0 && line.contains("MysqlBinlogFetcher") && line.contains(" connected to ")) {
+        if (connectedNanos == 0 && line.contains("MysqlBinlogFetcher") && line.contains("connected to ")) {
           cpuAtConnected = cpuSeconds();
           connectedMicros = Micros.now();
           connectedNanos = System.nanoTime();
