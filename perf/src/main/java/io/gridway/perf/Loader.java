@@ -92,9 +92,7 @@ final class Loader {
       List<PreparedStatement> statements = new ArrayList<>();
       for (int t = 0; t < workload.tables(); t++) {
         String table = Workload.tableName(t);
-        statements.add(c.prepareStatement(update
-            ? "UPDATE " + table + " SET n1=?, n2=?, n3=?, amount=?, sent_us=?, s1=?, s2=?, s3=?, body=? WHERE id=?"
-            : "INSERT INTO " + table + " (n1, n2, n3, amount, sent_us, s1, s2, s3, body, id) VALUES (?,?,?,?,?,?,?,?,?,?)"));
+        statements.add(c.prepareStatement(statement(table, update)));
       }
       try {
         for (long k = writer; k < transactions; k += workload.writers()) {
@@ -102,15 +100,7 @@ final class Loader {
           long first = k * workload.txnSize();
           long last = Math.min(workload.records(), first + workload.txnSize());
           for (long id = first; id < last; id++) {
-            ps.setInt(1, random.nextInt());
-            ps.setLong(2, random.nextLong());
-            ps.setDouble(3, random.nextDouble() * 1e6);
-            ps.setBigDecimal(4, BigDecimal.valueOf(random.nextLong(100_000_000_000L), 2));
-            ps.setLong(5, System.nanoTime() / 1000); // the send time the latency stage will read
-            for (int col = 0; col < lengths.length; col++) {
-              ps.setString(6 + col, randomText(random, lengths[col]));
-            }
-            ps.setLong(10, id);
+            bind(ps, random, lengths, id);
             ps.addBatch();
           }
           ps.executeBatch();
@@ -123,6 +113,29 @@ final class Loader {
         }
       }
     }
+  }
+
+  /** The statement text that {@link #bind} fills: an insert (or, with {@code update}, an update) of one row of {@code table}. */
+  static String statement(String table, boolean update) {
+    return update
+        ? "UPDATE " + table + " SET n1=?, n2=?, n3=?, amount=?, sent_us=?, s1=?, s2=?, s3=?, body=? WHERE id=?"
+        : "INSERT INTO " + table + " (n1, n2, n3, amount, sent_us, s1, s2, s3, body, id) VALUES (?,?,?,?,?,?,?,?,?,?)";
+  }
+
+  /**
+   * Binds one row of random values to {@link #statement}; {@code sent_us} is the send time (epoch µs,
+   * {@link Micros}) that the latency run's consumers subtract from their apply time.
+   */
+  static void bind(PreparedStatement ps, SplittableRandom random, int[] lengths, long id) throws SQLException {
+    ps.setInt(1, random.nextInt());
+    ps.setLong(2, random.nextLong());
+    ps.setDouble(3, random.nextDouble() * 1e6);
+    ps.setBigDecimal(4, BigDecimal.valueOf(random.nextLong(100_000_000_000L), 2));
+    ps.setLong(5, Micros.now());
+    for (int col = 0; col < lengths.length; col++) {
+      ps.setString(6 + col, randomText(random, lengths[col]));
+    }
+    ps.setLong(10, id);
   }
 
   /** Lengths of s1, s2, s3 and body so that a row image is about {@code recordSize} bytes. */

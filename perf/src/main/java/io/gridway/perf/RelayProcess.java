@@ -33,6 +33,7 @@ final class RelayProcess implements AutoCloseable {
   private final CompletableFuture<URI> address = new CompletableFuture<>();
   private volatile long connectedNanos; // when the fetcher logged "connected", 0 before
   private volatile double cpuAtConnected;
+  private volatile long connectedMicros; // the same moment in epoch µs, comparable with consumer processes
 
   private RelayProcess(Process process, Path log) {
     this.process = process;
@@ -43,21 +44,19 @@ final class RelayProcess implements AutoCloseable {
   }
 
   static RelayProcess start(Path config, Path log, String heap) throws IOException {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process p = new ProcessBuilder(List.of(java, "-Xmx" + heap, "-XX:MaxDirectMemorySize=16g", "-cp",
-        System.getProperty("java.class.path"), "io.gridway.relay.RelayMain", config.toString()))
-        .redirectErrorStream(true).start();
-    return new RelayProcess(p, log);
+    return new RelayProcess(Jvm.start(heap, "io.gridway.relay.RelayMain", List.of(config.toString())), log);
   }
 
+  /** Copies the output to the log; notes the first "connected to" (or, after a lost first attempt, "reconnected to"). */
   private void pump() {
     String prefix = "gridway relay listening on ";
     try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         PrintWriter out = new PrintWriter(Files.newBufferedWriter(log, StandardCharsets.UTF_8), true)) {
       for (String line = in.readLine(); line != null; line = in.readLine()) {
         out.println(line);
-        if (connectedNanos == 0 && line.contains("MysqlBinlogFetcher") && line.contains(" connected to ")) {
+        if (connectedNanos == 0 && line.contains("MysqlBinlogFetcher") && line.contains("connected to ")) {
           cpuAtConnected = cpuSeconds();
+          connectedMicros = Micros.now();
           connectedNanos = System.nanoTime();
         }
         if (line.startsWith(prefix)) {
@@ -80,6 +79,15 @@ final class RelayProcess implements AutoCloseable {
    */
   long connectedNanos() {
     return connectedNanos;
+  }
+
+  /** {@link #connectedNanos()} as epoch µs ({@link Micros}), 0 before. */
+  long connectedMicros() {
+    return connectedMicros;
+  }
+
+  URI address() {
+    return address.getNow(null);
   }
 
   /** This process's CPU seconds when it logged that it connected (JVM start-up and connecting). */
@@ -109,12 +117,21 @@ final class RelayProcess implements AutoCloseable {
   Status status() throws IOException, InterruptedException {
     URI base = address.getNow(null);
     HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(base.resolve("/v1/sources"))
-        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+        .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
     JsonNode source = JSON.readTree(response.body()).path("sources").path(0);
     JsonNode buffer = source.path("buffer");
     return new Status(Long.parseUnsignedLong(buffer.path("processedScn").asText("0")),
         buffer.path("eventsPublished").asLong(), buffer.path("windowsEvicted").asLong(),
         source.path("state").asText(source.path("fetchState").asText("")));
+  }
+
+  /** {@link #status()}, or null when the relay did not answer in time (a loaded machine): the caller asks again later. */
+  Status statusOrNull() throws InterruptedException {
+    try {
+      return status();
+    } catch (IOException e) {
+      return null;
+    }
   }
 
   double cpuSeconds() {
@@ -123,14 +140,6 @@ final class RelayProcess implements AutoCloseable {
 
   @Override
   public void close() {
-    process.destroy();
-    try {
-      if (!process.waitFor(15, TimeUnit.SECONDS)) {
-        process.destroyForcibly();
-      }
-    } catch (InterruptedException e) {
-      process.destroyForcibly();
-      Thread.currentThread().interrupt(); // the caller sees the interrupt
-    }
+    Jvm.stop(process);
   }
 }

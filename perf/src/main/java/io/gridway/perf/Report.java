@@ -26,6 +26,14 @@ final class Report {
     {"n1-standard-8 x 3", "3", "3 relays 8-cpu", "0.55", "13.15", "29.20", "164367", "1,808"},
   };
 
+  /** Table 2 of the whitepaper (stage 2, a preloaded relay on its own 8-vCPU VM → consumers, mocked target). */
+  private static final String[][] WHITEPAPER_STAGE2 = {
+    {"n1-standard-2", "1", "single consumer 2 cpu", "0.95", "1.90", "110.08", "43605", "480"},
+    {"n1-standard-4", "1", "single consumer 4 cpu", "0.54", "2.17", "78.93", "60815", "669"},
+    {"n1-standard-8", "1", "2 consumers 8 cpu", "0.59", "4.72", "52.88", "90765", "998"},
+    {"n1-standard-8", "1", "3 consumers 8 cpu", "0.79", "6.32", "35.72", "134378", "1,478"},
+  };
+
   private final Machine machine;
   private final String command;
   private final List<String> notes = new ArrayList<>();
@@ -86,16 +94,31 @@ final class Report {
       }
       md.append('\n');
     }
-    if (runs.stream().anyMatch(r -> r.stage().equals("stage1"))) {
-      md.append("## The whitepaper's Table 1 (stage 1), for comparison\n\n4,800,000 records of 1,100 bytes, MySQL 5.7 on its"
-          + " own 16-CPU VM; ev/s per vCPU is rate / vCPUs, the figure to hold ours against.\n\n");
-      md.append("| Instance type | VMs | Configuration | CPU load | vCPUs | duration | rate ev/s | rate Mbit/s | ev/s per vCPU |\n");
-      md.append("|---|---:|---|---:|---:|---:|---:|---:|---:|\n");
-      for (String[] row : WHITEPAPER_STAGE1) {
-        md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %,d | %s | %,.0f |%n", row[0], row[1], row[2],
-            row[3], row[4], row[5], Long.parseLong(row[6]), row[7], Long.parseLong(row[6]) / Double.parseDouble(row[4])));
+    if (runs.stream().anyMatch(r -> r.latency() != null)) {
+      md.append("## Latency (apply time − send time)\n\n| Configuration | target | transactions | p50 ms | p95 ms | p99 ms"
+          + " | max ms |\n|---|---|---:|---:|---:|---:|---:|\n");
+      for (RunResult r : runs) {
+        if (r.latency() != null) {
+          md.append(String.format(Locale.ROOT, "| %s | %s | %,d | %.1f | %.1f | %.1f | %.1f |%n", r.configuration(),
+              r.target(), r.latency().samples(), r.latency().p50(), r.latency().p95(), r.latency().p99(), r.latency().max()));
+        }
       }
       md.append('\n');
+    }
+    if (runs.stream().anyMatch(r -> r.stage().equals("stage1"))) {
+      whitepaper(md, "The whitepaper's Table 1 (stage 1), for comparison", "4,800,000 records of 1,100 bytes, MySQL 5.7 on its"
+          + " own 16-CPU VM, each relay on its own VM", WHITEPAPER_STAGE1);
+    }
+    if (runs.stream().anyMatch(r -> r.stage().equals("stage2"))) {
+      whitepaper(md, "The whitepaper's Table 2 (stage 2), for comparison", "4,800,000 records preloaded into one relay on its"
+          + " own 8-vCPU VM; the consumers' VM", WHITEPAPER_STAGE2);
+    }
+    if (runs.stream().anyMatch(r -> r.stage().equals("e2e"))) {
+      md.append("## The whitepaper's Table 3 (end to end), for comparison\n\n4,800,000 records, MySQL binlog → 3 relays → 3"
+          + " consumers → a mocked target, 4 VMs of 8 vCPUs (no CPU figures published; per provisioned vCPU: 32).\n\n");
+      md.append("| Instance type | VMs | Configuration | duration | rate ev/s | rate Mbit/s | ev/s per provisioned vCPU |\n");
+      md.append("|---|---:|---|---:|---:|---:|---:|\n");
+      md.append("| n1-standard-8 | 4 | 3 relays, 3 consumers, 8 cpu | 33.66 | 142,602 | 1,569 | 4,456 |\n\n");
     }
     md.append("CPU load = CPU seconds of the measured processes / (duration × ").append(machine.cores())
         .append(" cores); vCPUs = CPU seconds / duration (the whitepaper's definitions). Mbit/s counts the binlog bytes of"
@@ -104,6 +127,18 @@ final class Report {
       md.append("\n").append(note).append('\n');
     }
     return md.toString();
+  }
+
+  private static void whitepaper(StringBuilder md, String title, String setting, String[][] rows) {
+    md.append("## ").append(title).append("\n\n").append(setting)
+        .append("; ev/s per vCPU is rate / vCPUs, the figure to hold ours against.\n\n");
+    md.append("| Instance type | VMs | Configuration | CPU load | vCPUs | duration | rate ev/s | rate Mbit/s | ev/s per vCPU |\n");
+    md.append("|---|---:|---|---:|---:|---:|---:|---:|---:|\n");
+    for (String[] row : rows) {
+      md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %,d | %s | %,.0f |%n", row[0], row[1], row[2],
+          row[3], row[4], row[5], Long.parseLong(row[6]), row[7], Long.parseLong(row[6]) / Double.parseDouble(row[4])));
+    }
+    md.append('\n');
   }
 
   private static String fmt(Double x, String format) {
@@ -115,6 +150,9 @@ final class Report {
     Files.createDirectories(dir);
     ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     Files.writeString(dir.resolve("report.md"), markdown());
+    String svg = Chart.svg("gridway perf: throughput per run — " + machine.description(), runs);
+    Files.writeString(dir.resolve("chart.svg"), svg);
+    Files.writeString(dir.resolve("chart.html"), Chart.html("gridway perf", svg));
     String text = mapper.writeValueAsString(toJson());
     Files.writeString(dir.resolve("report.json"), text);
     if (json != null) {

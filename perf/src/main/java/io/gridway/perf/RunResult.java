@@ -11,23 +11,37 @@ import java.util.Map;
  */
 record RunResult(String stage, String configuration, int processes, int relays, int consumers, String target,
     long records, int recordSize, long events, long binlogBytes, double durationSec, double cpuSeconds, int cores,
-    boolean valid, String invalidReason, Double limitRatio) {
+    boolean valid, String invalidReason, Double limitRatio, Latency latency) {
+
+  /** Apply time minus send time, in milliseconds (latency runs only). */
+  record Latency(double p50, double p95, double p99, double max, long samples) {}
 
   static RunResult valid(String stage, String configuration, int processes, int relays, Workload w, long events,
       long binlogBytes, double durationSec, double cpuSeconds, int cores) {
     return new RunResult(stage, configuration, processes, relays, 0, "null", w.records(), w.recordSize(), events,
-        binlogBytes, durationSec, cpuSeconds, cores, true, null, null);
+        binlogBytes, durationSec, cpuSeconds, cores, true, null, null, null);
   }
 
   static RunResult invalid(String stage, String configuration, int processes, int relays, Workload w, long events,
       double durationSec, double cpuSeconds, int cores, String reason) {
     return new RunResult(stage, configuration, processes, relays, 0, "null", w.records(), w.recordSize(), events, 0,
-        durationSec, cpuSeconds, cores, false, reason, null);
+        durationSec, cpuSeconds, cores, false, reason, null, null);
   }
 
   RunResult withLimitRatio(Double ratio) {
     return new RunResult(stage, configuration, processes, relays, consumers, target, records, recordSize, events,
-        binlogBytes, durationSec, cpuSeconds, cores, valid, invalidReason, ratio);
+        binlogBytes, durationSec, cpuSeconds, cores, valid, invalidReason, ratio, latency);
+  }
+
+  /** The same run with its consumer count and target ("null", "postgres", "mariadb"). */
+  RunResult withConsumers(int newConsumers, String newTarget) {
+    return new RunResult(stage, configuration, processes, relays, newConsumers, newTarget, records, recordSize, events,
+        binlogBytes, durationSec, cpuSeconds, cores, valid, invalidReason, limitRatio, latency);
+  }
+
+  RunResult withLatency(Latency newLatency) {
+    return new RunResult(stage, configuration, processes, relays, consumers, target, records, recordSize, events,
+        binlogBytes, durationSec, cpuSeconds, cores, valid, invalidReason, limitRatio, newLatency);
   }
 
   Double eventsPerSec() {
@@ -72,6 +86,15 @@ record RunResult(String stage, String configuration, int processes, int relays, 
     json.put("valid", valid);
     json.put("invalidReason", invalidReason);
     json.put("limitRatio", round(limitRatio));
+    if (latency != null) {
+      Map<String, Object> ms = new LinkedHashMap<>();
+      ms.put("p50", round(latency.p50()));
+      ms.put("p95", round(latency.p95()));
+      ms.put("p99", round(latency.p99()));
+      ms.put("max", round(latency.max()));
+      json.put("latencyMs", ms);
+      json.put("latencySamples", latency.samples());
+    }
     json.put("configuration", configuration);
     json.put("processes", processes);
     json.put("events", events);

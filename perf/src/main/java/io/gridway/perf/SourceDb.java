@@ -100,6 +100,15 @@ final class SourceDb implements AutoCloseable {
     return database;
   }
 
+  /** The administrative user (root of a private server; the {@code --source} URL's user). */
+  String user() {
+    return user;
+  }
+
+  String password() {
+    return password;
+  }
+
   String replicationUser() {
     return replicationUser;
   }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -14,8 +15,10 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * The harness's own smoke test (issue 8 §9): {@code perf stage1 --quick} against a private MariaDB with
- * one relay JVM produces a complete report. It asserts the shape of the report, never a speed.
+ * The harness's own smoke test (issue 8 §9): {@code perf all} on a tiny load against a private MariaDB
+ * — one relay JVM, one consumer JVM per stage, a 2-second latency run — produces a complete report: every
+ * stage of the matrix present and valid, every field of §8, the latency percentiles, the Markdown columns,
+ * the chart. It asserts the shape of the report, never a speed.
  */
 class PerfQuickIT {
   private static final List<String> RUN_FIELDS = List.of("stage", "relays", "consumers", "target", "records",
@@ -23,35 +26,46 @@ class PerfQuickIT {
       "invalidReason", "limitRatio");
 
   @Test
-  @Timeout(value = 180, unit = TimeUnit.SECONDS)
-  void quickStage1WithOneRelayWritesACompleteReport(@TempDir Path dir) throws Exception {
+  @Timeout(value = 300, unit = TimeUnit.SECONDS)
+  void allOnATinyLoadWritesACompleteReport(@TempDir Path dir) throws Exception {
     Path json = dir.resolve("result.json");
-    int exit = new CommandLine(new PerfCommand()).execute("stage1", "--quick", "--relays", "1", "--out",
-        dir.resolve("report").toString(), "--json", json.toString());
+    int exit = new CommandLine(new PerfCommand()).execute("all", "--records", "3000", "--relays", "1", "--consumers", "1",
+        "--readers", "1", "--targets", "none", "--mode", "long-poll", "--rate", "500", "--duration", "2s",
+        "--out", dir.resolve("report").toString(), "--json", json.toString());
 
-    assertThat(exit).isZero();
     JsonNode root = new ObjectMapper().readTree(json.toFile());
+    assertThat(exit).as(root.toPrettyString()).isZero();
     assertThat(root.path("machine").path("cores").asInt()).isPositive();
     assertThat(root.path("machine").has("memGiB")).isTrue();
     assertThat(root.path("machine").path("cpuModel").asText()).isNotBlank();
-    assertThat(root.path("load").path("records").asLong()).isEqualTo(PerfOptions.QUICK_RECORDS);
-    JsonNode runs = root.path("runs");
-    assertThat(runs).hasSize(2);
-    for (JsonNode run : runs) {
+    assertThat(root.path("load").path("records").asLong()).isEqualTo(3000);
+    List<String> stages = new ArrayList<>();
+    for (JsonNode run : root.path("runs")) {
+      stages.add(run.path("stage").asText());
       assertThat(RUN_FIELDS).allSatisfy(field -> assertThat(run.has(field)).as(field).isTrue());
       assertThat(run.path("valid").asBoolean()).as(run.toString()).isTrue();
-      assertThat(run.path("records").asLong()).isEqualTo(PerfOptions.QUICK_RECORDS);
-      assertThat(run.path("eventsPerSec").asDouble()).isPositive();
+      assertThat(run.path("eventsPerSec").asDouble()).as(run.toString()).isPositive();
       assertThat(run.path("vcpus").isNumber()).isTrue();
     }
-    assertThat(runs.get(0).path("stage").asText()).isEqualTo("limit-binlog");
-    JsonNode stage1 = runs.get(1);
-    assertThat(stage1.path("stage").asText()).isEqualTo("stage1");
-    assertThat(stage1.path("relays").asInt()).isEqualTo(1);
-    assertThat(stage1.path("limitRatio").isNumber()).isTrue();
+    assertThat(stages).containsExactly("limit-binlog", "limit-loopback", "stage1", "relay-read", "stage2", "e2e", "latency");
+    for (JsonNode run : root.path("runs")) {
+      if (List.of("stage1", "stage2", "e2e", "relay-read").contains(run.path("stage").asText())) {
+        assertThat(run.path("records").asLong()).isEqualTo(3000);
+        assertThat(run.path("limitRatio").isNumber()).as(run.toString()).isTrue();
+      }
+    }
+    JsonNode latency = root.path("runs").get(6);
+    assertThat(latency.path("consumers").asInt()).isEqualTo(1);
+    assertThat(latency.path("latencySamples").asLong()).isEqualTo(1000); // 500 tx/s for 2 s, the warm-up not counted
+    assertThat(latency.path("latencyMs").path("p50").asDouble()).isPositive()
+        .isLessThanOrEqualTo(latency.path("latencyMs").path("p99").asDouble());
+    assertThat(latency.path("latencyMs").path("p99").asDouble()).isLessThanOrEqualTo(latency.path("latencyMs").path("max").asDouble());
+
     String markdown = Files.readString(dir.resolve("report/report.md"));
     assertThat(markdown).contains("| Instance type | Stage | Processes | Configuration | # of records | record size | CPU load"
         + " | vCPUs | duration | rate ev/s | rate Mbit/s | ratio to limit | ev/s per vCPU |")
-        .contains("n1-standard-8 x 3").contains("single relay, all tables");
+        .contains("n1-standard-8 x 3").contains("single consumer 2 cpu").contains("## Latency").contains("single relay, all tables");
+    assertThat(Files.readString(dir.resolve("report/chart.svg"))).startsWith("<svg").contains("stage2").endsWith("</svg>\n");
+    assertThat(dir.resolve("report/chart.html")).exists();
   }
 }

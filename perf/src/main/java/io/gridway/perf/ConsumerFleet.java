@@ -1,0 +1,150 @@
+package io.gridway.perf;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/**
+ * C consumer JVMs ({@link ConsumerProcess}) of one perf run, each with its own relays and partitions
+ * (disjoint sets), the null applier or a JDBC target, long-poll or stream. The configuration each gets
+ * is the consumer service's YAML, written under the results directory. Single-threaded; owned by one run.
+ */
+final class ConsumerFleet implements AutoCloseable {
+  /** What every consumer of the fleet shares. {@code target} is null for the null applier. */
+  record Spec(String mode, JdbcTarget target, String latencyColumn, String heap) {}
+
+  /** One consumer's share: the relay replicas it pulls from and its partitions. */
+  record Share(List<URI> relays, List<Integer> partitions) {}
+
+  private final List<ConsumerProcess> processes = new ArrayList<>();
+
+  private ConsumerFleet() {}
+
+  static ConsumerFleet start(Path dir, String name, Spec spec, List<Share> shares) throws IOException {
+    Files.createDirectories(dir);
+    ConsumerFleet fleet = new ConsumerFleet();
+    try {
+      for (int c = 0; c < shares.size(); c++) {
+        Path yaml = dir.resolve(name + "-" + c + ".yaml");
+        Files.writeString(yaml, consumerYaml(dir.resolve(name + "-" + c + "-checkpoints"), name + "-" + c, spec, shares.get(c)));
+        fleet.processes.add(ConsumerProcess.start(yaml, dir.resolve(name + "-" + c + ".log"), spec.heap(), spec.latencyColumn()));
+      }
+      return fleet;
+    } catch (IOException | RuntimeException e) {
+      fleet.close();
+      throw e;
+    }
+  }
+
+  /** Partitions 0..P-1 dealt round-robin to C consumers: consumer c takes p with p % C == c. */
+  static List<List<Integer>> deal(int partitions, int consumers) {
+    List<List<Integer>> sets = new ArrayList<>();
+    for (int c = 0; c < consumers; c++) {
+      List<Integer> set = new ArrayList<>();
+      for (int p = c; p < partitions; p += consumers) {
+        set.add(p);
+      }
+      sets.add(set);
+    }
+    return sets;
+  }
+
+  int size() {
+    return processes.size();
+  }
+
+  /** Tells every consumer where the load ends: each prints its RESULT when its partitions reach it. */
+  void finish(long endScn) throws IOException {
+    for (ConsumerProcess p : processes) {
+      p.finish(endScn);
+    }
+  }
+
+  long events() {
+    return processes.stream().mapToLong(ConsumerProcess::events).sum();
+  }
+
+  /**
+   * Waits until every consumer printed STARTED (JVM start-up is not the stage's work), at most
+   * {@code timeout}; null when they did, else why not.
+   */
+  String awaitStarted(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!processes.stream().allMatch(ConsumerProcess::started)) {
+      String problem = problem();
+      if (problem != null) {
+        return problem;
+      }
+      if (System.nanoTime() > deadline) {
+        return "the consumer JVMs did not start within " + timeout.toSeconds() + " s";
+      }
+      Thread.sleep(20); // polling the consumers' output
+    }
+    return null;
+  }
+
+  boolean done() {
+    return processes.stream().allMatch(ConsumerProcess::done);
+  }
+
+  /** The first consumer's problem (FAILED, fell off the relay's buffer, exited), or null. */
+  String problem() {
+    for (int c = 0; c < processes.size(); c++) {
+      String problem = processes.get(c).problem();
+      if (problem != null) {
+        return "consumer " + c + ": " + problem;
+      }
+    }
+    return null;
+  }
+
+  /** After {@link #done()}: the earliest first batch of any consumer, epoch µs. */
+  long firstMicros() {
+    return processes.stream().mapToLong(ConsumerProcess::firstMicros).filter(m -> m != 0).min().orElse(0);
+  }
+
+  /** After {@link #done()}: the latest last batch applied, epoch µs. */
+  long lastMicros() {
+    return processes.stream().mapToLong(ConsumerProcess::lastMicros).max().orElse(0);
+  }
+
+  /** After {@link #done()}: CPU seconds of the consumers from their first batch to the end. */
+  double cpuSeconds() {
+    return processes.stream().mapToDouble(ConsumerProcess::cpuSeconds).sum();
+  }
+
+  ConsumerProcess consumer(int c) {
+    return processes.get(c);
+  }
+
+  @Override
+  public void close() {
+    for (ConsumerProcess p : processes) {
+      p.close();
+    }
+  }
+
+  private static String consumerYaml(Path checkpoints, String group, Spec spec, Share share) {
+    String relays = share.relays().stream().map(URI::toString).collect(Collectors.joining(", "));
+    String partitions = share.partitions().stream().map(String::valueOf).collect(Collectors.joining(", "));
+    String yaml = String.format(Locale.ROOT, """
+        consumer:
+          source: perf
+          group: %s
+          relays: [%s]
+          partitions: [%s]
+          pull: {mode: %s, bufferBytes: 64MiB, maxBytes: 4MiB, waitTime: 500ms}
+          batch: {maxEvents: 8192, maxBytes: 16MiB, maxWait: 5ms}
+        """, group, relays, partitions, spec.mode());
+    if (spec.target() == null) {
+      return yaml + "checkpoints:\n  dir: " + checkpoints + "\napplier:\n  type: \"null\"\n";
+    }
+    return yaml + spec.target().applierYaml();
+  }
+}

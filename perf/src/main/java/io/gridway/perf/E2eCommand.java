@@ -1,0 +1,60 @@
+package io.gridway.perf;
+
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code gridway perf e2e}: load, then per repetition the raw binlog limit and R relays + C consumers
+ * started together (binlog → relay → consumer → applier), for each pair of {@code --relays} ×
+ * {@code --consumers} (R &gt; 1 needs C = R) and each mode, to the null applier or {@code --target}.
+ */
+@Command(name = "e2e", mixinStandardHelpOptions = true,
+    description = "Binlog → R relay JVMs → C consumer JVMs → null applier or a real target, beside the raw binlog limit.",
+    footerHeading = "%nExamples:%n",
+    footer = {"  gridway perf e2e --quick", "  gridway perf e2e --relays 1 --consumers 1 --target postgres",
+        "  gridway perf e2e --relays 3 --consumers 3 --mode stream"})
+final class E2eCommand implements Callable<Integer> {
+  @Mixin PerfOptions options;
+  @Mixin GridOptions grid;
+
+  @Option(names = "--target", defaultValue = "null",
+      description = "null (the null applier), postgres or mariadb (a private server, the JDBC applier); default ${DEFAULT-VALUE}")
+  String target;
+
+  @Override
+  public Integer call() throws Exception {
+    grid.validate();
+    if (!target.equals("null") && !target.equals("postgres") && !target.equals("mariadb")) {
+      throw new IllegalArgumentException("--target: null, postgres or mariadb, not " + target);
+    }
+    return Session.run(options, grid, "gridway perf e2e --relays " + GridOptions.join(grid.relaysOr(1)) + " --consumers "
+        + GridOptions.join(grid.consumersOr(1)) + " --mode " + GridOptions.join(grid.modesOr("long-poll")) + " --target " + target, (context, report) -> {
+      try (JdbcTarget jdbc = target.equals("null") ? null : JdbcTarget.start(target, context.db().database(), context.workload())) {
+        for (int repetition = 1; repetition <= options.repeat; repetition++) {
+          RunResult limit = new Limits(context).binlog();
+          report.add(limit);
+          for (String mode : grid.modesOr("long-poll")) {
+            for (int r : grid.relaysOr(1)) {
+              for (int c : grid.consumersOr(1)) {
+                if (r == 1 || c == r) {
+                  Session.addWithRatio(report, Session.attempt(context, "e2e", () -> new E2eRun(context).run(r, c, mode, jdbc)), limit);
+                }
+              }
+            }
+          }
+        }
+      }
+      report.note(NOTE);
+    });
+  }
+
+  static final String NOTE = "End-to-end timing: R relay JVMs and C consumer JVMs start together; the time runs from the"
+      + " first relay's fetcher logging that it connected to the binlog until the last batch a consumer applied (epoch µs"
+      + " on both sides). CPU seconds: the relays' from connecting, plus the consumers' from their first batch. With R = 1"
+      + " and C > 1 the relay spreads events over " + Stage2Run.PARTITIONS + " partitions by key hash and the consumers"
+      + " take disjoint sets; with R > 1 the relays split the tables and consumer c pulls relay c. A JDBC target is a"
+      + " private server on this machine, emptied before each run; its row counts must equal the load's. The limit is"
+      + " the raw binlog read.";
+}

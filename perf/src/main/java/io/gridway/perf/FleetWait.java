@@ -1,0 +1,44 @@
+package io.gridway.perf;
+
+import java.io.IOException;
+import java.time.Duration;
+
+/**
+ * The wait of stage 2, end-to-end and latency runs: polls the consumers (their output) and the relays
+ * feeding them (their API) every 50 ms until every consumer has printed its RESULT, or one of them can
+ * no longer complete — a consumer FAILED, fell off its relay's buffer or exited; a relay exited or evicted
+ * — or the time is up. Stateless.
+ */
+final class FleetWait {
+  private static final long POLL_MILLIS = 50;
+
+  private FleetWait() {}
+
+  /** @return null when every consumer completed, else the reason the run is invalid */
+  static String await(ConsumerFleet consumers, RelayFleet relays, long expected, Duration timeout, Progress progress)
+      throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!consumers.done()) {
+      String problem = consumers.problem();
+      if (problem == null) {
+        problem = relays.problem();
+      }
+      if (problem != null) {
+        return problem;
+      }
+      progress.set(consumers.events());
+      if (System.nanoTime() > deadline) {
+        return "timed out after " + timeout.toSeconds() + " s: the consumers applied " + consumers.events() + " of "
+            + expected + " events";
+      }
+      Thread.sleep(POLL_MILLIS); // a harness polling processes, not a test waiting
+    }
+    progress.set(consumers.events());
+    return null;
+  }
+
+  /** Generous: a run slower than 1,000 events/s (and over 3 minutes) is broken, not slow. */
+  static Duration timeoutFor(long events) {
+    return Duration.ofSeconds(Math.max(180, events / 1_000));
+  }
+}

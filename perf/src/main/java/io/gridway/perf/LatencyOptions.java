@@ -1,0 +1,41 @@
+package io.gridway.perf;
+
+import java.time.Duration;
+import java.util.Locale;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Option;
+
+/** The latency run's options ({@code latency} and {@code all}), as a picocli mixin. */
+final class LatencyOptions {
+  @Option(names = "--rate", defaultValue = "5000", description = "transactions per second (default ${DEFAULT-VALUE})")
+  double rate;
+
+  @Option(names = "--duration", defaultValue = "60s", converter = DurationConverter.class,
+      description = "how long the steady workload runs, e.g. 60s, 2m (default ${DEFAULT-VALUE})")
+  Duration duration;
+
+  /** "60s", "2m", "500ms" or an ISO-8601 duration. */
+  static final class DurationConverter implements ITypeConverter<Duration> {
+    @Override
+    public Duration convert(String value) {
+      String v = value.trim().toLowerCase(Locale.ROOT);
+      if (v.startsWith("pt")) {
+        return Duration.parse(v);
+      }
+      try {
+        if (v.endsWith("ms")) {
+          return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)));
+        }
+        long n = Long.parseLong(v.substring(0, v.length() - 1));
+        return switch (v.charAt(v.length() - 1)) {
+          case 's' -> Duration.ofSeconds(n);
+          case 'm' -> Duration.ofMinutes(n);
+          case 'h' -> Duration.ofHours(n);
+          default -> throw new IllegalArgumentException("a duration like 60s, 2m or 500ms, not " + value);
+        };
+      } catch (NumberFormatException | StringIndexOutOfBoundsException e) {
+        throw new IllegalArgumentException("a duration like 60s, 2m or 500ms, not " + value, e);
+      }
+    }
+  }
+}

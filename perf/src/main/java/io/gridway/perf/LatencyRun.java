@@ -1,0 +1,113 @@
+package io.gridway.perf;
+
+import io.gridway.perf.SourceDb.BinlogPosition;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The latency run: one relay JVM (from the binlog's current end) and one consumer JVM that decodes every
+ * event and records apply time − send time (the {@code sent_us} column the writer stamps, epoch µs on
+ * both sides: binlog timestamps have whole seconds), while a {@link PacedWriter} inserts single-row
+ * transactions at a steady rate. Reports p50/p95/p99/max in milliseconds; the rate columns are the
+ * achieved write rate. Single-threaded; one per run.
+ */
+final class LatencyRun {
+  /** The target: p99 ≤ 50 ms at 5,000 transactions/s to the null applier. */
+  static final double TARGET_P99_MS = 50;
+
+  private final RunContext context;
+  private long nextId;
+
+  LatencyRun(RunContext context) {
+    this.context = context;
+    this.nextId = 1_000_000_000_000L; // far above any load's ids
+  }
+
+  RunResult run(double rate, Duration duration, String mode, JdbcTarget target) throws Exception {
+    String targetName = target == null ? "null" : target.kind();
+    if (target != null) {
+      target.reset();
+    }
+    Workload w = context.workload();
+    String config = String.format(Locale.ROOT, "%,.0f tx/s of 1 row for %d s, %s, %s", rate, duration.toSeconds(), mode,
+        target == null ? "null applier" : "JDBC applier to " + targetName);
+    String name = "latency-" + mode + "-" + targetName;
+    BinlogPosition from = context.db().position();
+    List<Integer> ports = RelayFleet.freePorts(1);
+    try (ConsumerFleet consumer = ConsumerFleet.start(context.dir(), name, new ConsumerFleet.Spec(mode, target, "sent_us",
+        context.consumerHeap()), List.of(new ConsumerFleet.Share(List.of(URI.create("http://127.0.0.1:" + ports.get(0))),
+        List.of(0))))) {
+      String problem = consumer.awaitStarted(Duration.ofSeconds(180));
+      if (problem != null) {
+        return RunResult.invalid("latency", config, 2, 1, w, 0, 0, 0, context.machine().cores(), problem).withConsumers(1, targetName);
+      }
+      try (RelayFleet relay = RelayFleet.start(context.db(), w, from, context.dir(), name + "-relay",
+          new RelayFleet.Spec(1, 1, context.relayHeap(), ports))) {
+        awaitConnected(relay, consumer);
+        // warm-up at the same rate (JIT of relay and consumer, connections), not recorded
+        Duration warmUp = warmUp(duration);
+        long warmed;
+        try (Progress progress = new Progress("latency warm-up " + mode, (long) (rate * warmUp.toNanos() / 1e9), System.err)) {
+          warmed = new PacedWriter(context.db(), w).run(rate, warmUp, nextId, progress).transactions();
+        }
+        nextId += warmed;
+        consumer.consumer(0).measureFrom(Micros.now());
+        long expected = (long) (rate * duration.toNanos() / 1e9);
+        PacedWriter.Written written;
+        double cpu = relay.cpuNow();
+        try (Progress progress = new Progress("latency " + mode + " " + targetName, expected, System.err)) {
+          written = new PacedWriter(context.db(), w).run(rate, duration, nextId, progress);
+        }
+        nextId += written.transactions();
+        BinlogPosition end = context.db().position();
+        consumer.finish(end.scn().value());
+        try (Progress progress = new Progress("latency drain", written.transactions(), System.err)) {
+          problem = FleetWait.await(consumer, relay, written.transactions(), Duration.ofSeconds(120), progress);
+        }
+        cpu = relay.cpuNow() - cpu;
+        long sent = written.transactions() + warmed;
+        if (problem == null && consumer.events() != sent) {
+          problem = "the consumer applied " + consumer.events() + " events, the writer wrote " + sent;
+        }
+        if (problem == null && consumer.consumer(0).latency("samples") != written.transactions()) {
+          problem = "latency samples " + consumer.consumer(0).latency("samples") + " of " + written.transactions() + " rows";
+        }
+        if (problem != null) {
+          return RunResult.invalid("latency", config, 2, 1, w, consumer.events(), written.seconds(), cpu,
+              context.machine().cores(), problem).withConsumers(1, targetName);
+        }
+        ConsumerProcess c = consumer.consumer(0);
+        cpu += c.cpuSeconds();
+        RunResult.Latency latency = new RunResult.Latency(c.latency("p50") / 1e3, c.latency("p95") / 1e3,
+            c.latency("p99") / 1e3, c.latency("max") / 1e3, c.latency("samples"));
+        Workload steady = new Workload(written.transactions(), w.recordSize(), w.tables(), 1, PacedWriter.WRITERS, false);
+        return RunResult.valid("latency", config + String.format(Locale.ROOT, " (achieved %,.0f tx/s)", written.rate()), 2, 1,
+            steady, written.transactions(), context.db().binlogBytes(from, end), written.seconds(), cpu, context.machine().cores())
+            .withConsumers(1, targetName).withLatency(latency);
+      }
+    }
+  }
+
+  /** A fifth of the measured duration, 2 to 10 s. */
+  static Duration warmUp(Duration measured) {
+    return Duration.ofMillis(Math.max(2_000, Math.min(10_000, measured.toMillis() / 5)));
+  }
+
+  /** Until the relay's fetcher connected and the consumer pulls (the first heartbeat window has had time to pass). */
+  private static void awaitConnected(RelayFleet relay, ConsumerFleet consumer) throws Exception {
+    long deadline = System.nanoTime() + 120_000_000_000L;
+    while (!relay.allConnected()) {
+      String problem = relay.problem();
+      if (problem == null) {
+        problem = consumer.problem();
+      }
+      if (problem != null || System.nanoTime() > deadline) {
+        throw new IllegalStateException("latency run: the relay did not connect: " + (problem == null ? "timeout" : problem));
+      }
+      Thread.sleep(20); // polling the relay's output
+    }
+    Thread.sleep(2_000); // the consumer's reconnect backoff (≤ 2 s) has passed: it is pulling
+  }
+}

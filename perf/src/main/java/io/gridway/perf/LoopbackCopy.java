@@ -1,0 +1,58 @@
+package io.gridway.perf;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.StandardProtocolFamily;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The loopback limit ("limit-loopback"): {@code bytes} bytes (the load's binlog size) written by one
+ * thread and read by another over a plain TCP connection on 127.0.0.1 in 1 MiB writes — what moving the
+ * stage's bytes between two processes costs at least on this machine, with no protocol and no parsing.
+ * CPU seconds are this process's over the copy (both ends run in it). One instance per copy.
+ */
+final class LoopbackCopy {
+  private static final int CHUNK = 1 << 20;
+
+  record Copy(long bytes, double seconds, double cpuSeconds) {}
+
+  Copy copy(long bytes) throws IOException {
+    try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.INET)) {
+      server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+      CompletableFuture<Long> reader = CompletableFuture.supplyAsync(() -> drain(server));
+      double cpu = ProcCpu.self();
+      long t0 = System.nanoTime();
+      try (SocketChannel out = SocketChannel.open(server.getLocalAddress())) {
+        ByteBuffer chunk = ByteBuffer.allocateDirect(CHUNK);
+        for (long left = bytes; left > 0; ) {
+          chunk.clear().limit((int) Math.min(CHUNK, left));
+          while (chunk.hasRemaining()) {
+            left -= out.write(chunk);
+          }
+        }
+      }
+      long read = reader.join();
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      return new Copy(read, seconds, ProcCpu.self() - cpu);
+    }
+  }
+
+  private static long drain(ServerSocketChannel server) {
+    try (SocketChannel in = server.accept()) {
+      ByteBuffer buffer = ByteBuffer.allocateDirect(CHUNK);
+      long total = 0;
+      for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+        total += n;
+        buffer.clear();
+      }
+      return total;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,162 @@
+package io.gridway.perf;
+
+import io.gridway.consumer.BatchHandler;
+import io.gridway.consumer.GridwayConsumer;
+import io.gridway.consumer.PartitionStatus;
+import io.gridway.consumer.ServiceConfig;
+import io.gridway.consumer.apply.NullApplier;
+import io.gridway.consumer.checkpoint.MemoryCheckpointStore;
+import io.gridway.consumer.jdbc.JdbcService;
+import io.gridway.core.checkpoint.CheckpointStore;
+import io.gridway.core.config.ConfigException;
+import io.gridway.core.config.ConfigLoader;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One consumer process of a perf run: {@code java -cp <perf classpath> io.gridway.perf.PerfConsumerMain
+ * --config consumer.yml [--latency-column sent_us]}. The configuration is the consumer service's own
+ * ({@link ServiceConfig}: {@code consumer:}, {@code applier:} null or jdbc), so the process applies
+ * exactly as {@code ConsumerMain} does; the only additions are a {@link MeasuringHandler} around the
+ * applier and this line protocol on standard output, which {@link ConsumerProcess} reads:
+ *
+ * <pre>
+ * STARTED
+ * STATUS events=N first=µs last=µs                       every 200 ms
+ * RESULT events=N first=µs last=µs cpuFirst=s cpuEnd=s samples=… p50=… p95=… p99=… max=…
+ * FAILED reason                                           a partition FAILED or its SCN was evicted; exit 1
+ * </pre>
+ *
+ * The harness writes commands to standard input: {@code end <SCN>} once it knows where the load ends (the
+ * process prints RESULT and exits 0 when every partition's checkpoint has reached it), and for latency
+ * runs {@code from <epoch µs>} when the warm-up is over. With the null
+ * applier checkpoints are in memory (every run starts at SCN 0); with jdbc they are the target's.
+ */
+public final class PerfConsumerMain {
+  private PerfConsumerMain() {}
+
+  public static void main(String[] args) throws Exception {
+    if (System.getProperty("logback.configurationFile") == null) {
+      System.setProperty("logback.configurationFile", "io/gridway/consumer/logback-service.xml");
+    }
+    if (args.length != 2 && args.length != 4 || !args[0].equals("--config")
+        || args.length == 4 && !args[2].equals("--latency-column")) {
+      System.err.println("usage: PerfConsumerMain --config <consumer.yml> [--latency-column <column>]");
+      System.exit(2);
+    }
+    ServiceConfig config;
+    try {
+      config = ConfigLoader.load(Path.of(args[1]), ServiceConfig.class);
+    } catch (ConfigException | IllegalArgumentException e) {
+      System.err.println("configuration error: " + e.getMessage());
+      System.exit(2);
+      return;
+    }
+    CheckpointStore store;
+    BatchHandler applier;
+    switch (config.applier().type()) {
+      case "null" -> {
+        store = new MemoryCheckpointStore();
+        applier = new NullApplier();
+      }
+      case "jdbc" -> {
+        JdbcService jdbc = JdbcService.start(config.consumer(), config.applier().jdbc(), new SimpleMeterRegistry());
+        store = jdbc.store();
+        applier = jdbc.applier();
+      }
+      default -> {
+        System.err.println("applier.type: a perf consumer applies with null or jdbc, not " + config.applier().type());
+        System.exit(2);
+        return;
+      }
+    }
+    MeasuringHandler handler = new MeasuringHandler(applier, args.length == 4 ? args[3] : null);
+    GridwayConsumer consumer = GridwayConsumer.builder(config.consumer()).checkpointStore(store).handler(handler).build();
+    AtomicLong endScn = readCommandsFromStdin(handler);
+    consumer.start();
+    System.out.println("STARTED");
+    System.out.flush();
+    long nextStatus = 0;
+    while (true) {
+      String problem = problem(consumer);
+      if (problem != null) {
+        System.out.println("FAILED " + problem);
+        System.out.flush();
+        consumer.stop();
+        System.exit(1);
+      }
+      if (endScn.get() != -1 && reached(consumer, endScn.get())) {
+        double cpuEnd = ProcCpu.self();
+        System.out.println("RESULT events=" + handler.events() + " first=" + handler.firstMicros() + " last="
+            + handler.lastMicros() + " cpuFirst=" + handler.cpuAtFirst() + " cpuEnd=" + cpuEnd + " "
+            + handler.latencySummary());
+        System.out.flush();
+        consumer.stop();
+        System.exit(0);
+      }
+      if (System.nanoTime() > nextStatus) {
+        System.out.println("STATUS events=" + handler.events() + " first=" + handler.firstMicros() + " last="
+            + handler.lastMicros());
+        System.out.flush();
+        nextStatus = System.nanoTime() + 200_000_000L;
+      }
+      Thread.sleep(5); // the end is read from the checkpoints; the duration from the handler's own clock
+    }
+  }
+
+  /** A FAILED partition or one whose windows were evicted: the run cannot complete. */
+  private static String problem(GridwayConsumer consumer) {
+    for (PartitionStatus s : consumer.statuses().values()) {
+      if (s.state() == PartitionStatus.State.FAILED) {
+        return "partition " + s.partition() + " failed: " + s.detail();
+      }
+      if (s.state() == PartitionStatus.State.SCN_EVICTED) {
+        return "partition " + s.partition() + " fell off the relay's buffer: the oldest SCN held is "
+            + s.oldestAvailable() + ", the checkpoint " + s.checkpoint();
+      }
+    }
+    return null;
+  }
+
+  private static boolean reached(GridwayConsumer consumer, long endScn) {
+    for (PartitionStatus s : consumer.statuses().values()) {
+      if (Long.compareUnsigned(s.checkpoint().value(), endScn) < 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The harness's commands on standard input, one per line: {@code from <epoch µs>} (record latencies only
+   * of rows sent from then on: the warm-up is over) and {@code end <SCN>} (where the load ends).
+   */
+  private static AtomicLong readCommandsFromStdin(MeasuringHandler handler) {
+    AtomicLong endScn = new AtomicLong(-1);
+    Thread reader = new Thread(() -> {
+      try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII))) {
+        for (String line = in.readLine(); line != null; line = in.readLine()) {
+          String[] parts = line.trim().split(" ");
+          if (parts.length == 2 && parts[0].equals("from")) {
+            handler.measureFrom(Long.parseLong(parts[1]));
+            System.err.println("recording latencies of rows sent from " + parts[1] + " µs on");
+          } else if (parts.length == 2 && parts[0].equals("end")) {
+            endScn.set(Long.parseUnsignedLong(parts[1]));
+          } else {
+            System.err.println("unknown command on standard input: " + line);
+          }
+        }
+      } catch (IOException | NumberFormatException e) {
+        System.err.println("cannot read the harness's commands from standard input: " + e);
+      }
+    }, "perf-commands");
+    reader.setDaemon(true);
+    reader.start();
+    return endScn;
+  }
+}
