@@ -3,10 +3,10 @@ package io.gridway.consumer.discovery;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gridway.cluster.ZkConfig;
 import io.gridway.consumer.ServiceConfig;
 import io.gridway.core.config.ConfigException;
 import io.gridway.core.config.ConfigLoader;
-import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 class DiscoveryConfigTest {
@@ -20,7 +20,7 @@ class DiscoveryConfigTest {
     ServiceConfig config = parse("  discovery: {zk: 'zk1:2181,zk2:2181', cluster: gridway}\n");
     assertThat(config.consumer().isDiscovering()).isTrue();
     assertThat(config.consumer().relays()).isEmpty();
-    assertThat(config.consumer().discovery().sessionTimeout()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(config.consumer().discovery().sessionTimeout()).isEqualTo(ZkConfig.DEFAULT_SESSION_TIMEOUT);
     assertThat(config.consumer().withGroup("g").discovery()).isEqualTo(config.consumer().discovery());
   }
 

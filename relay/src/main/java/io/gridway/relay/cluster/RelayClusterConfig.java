@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  *   zk: zk1:2181,zk2:2181   # the ensemble's connect string, or "embedded" (an in-process server, one machine)
  *   zkDataDir: /var/lib/gridway/zk   # embedded only: snapshots and logs
  *   zkPort: 2181            # embedded only (default 2181; 0 picks a free port)
- *   sessionTimeout: 30s     # how long a crashed relay stays listed (default 30s)
+ *   sessionTimeout: 6s      # how long a crashed relay stays listed (default 6s)
  *   name: gridway           # the Helix cluster
  *   instance: relay-vm1     # stable across restarts and VM replacements: the key of its position in ZooKeeper
  *   endpoint: http://vm1:8080   # advertised (default http://HTTP_HOST:BOUND_PORT)

@@ -3,6 +3,7 @@ package io.gridway.relay.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gridway.cluster.ZkConfig;
 import io.gridway.core.config.ConfigException;
 import io.gridway.relay.RelayConfig;
 import java.nio.file.Path;
@@ -21,7 +22,7 @@ class RelayClusterConfigTest {
     assertThat(c.replicas()).isEqualTo(2);
     assertThat(c.endpoint()).isNull();
     assertThat(c.zkConfig().connectString()).isEqualTo("zk1:2181,zk2:2181");
-    assertThat(c.zkConfig().sessionTimeout()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(c.zkConfig().sessionTimeout()).isEqualTo(ZkConfig.DEFAULT_SESSION_TIMEOUT);
   }
 
   @Test
