@@ -188,15 +188,25 @@ public record ServiceConfig(
    * @param policy a policy file whose {@code route} and {@code conflict} rules apply, or null (identity, source-wins);
    *     checked every second and reloaded when it changes (from the next batch; a broken version is logged and ignored)
    * @param origin the grid's origin id to tag target transactions with; default the policy's {@code origin}, else none
+   * @param idleTransactionTimeout how long the target lets one of this consumer's transactions sit idle before ending
+   *     it (default 30s): bounds how long a frozen owner's row locks can stall its successor (MariaDB and PostgreSQL)
    */
   public record Jdbc(@JsonProperty(required = true) String url, String user, Path passwordFile, String passwordEnv,
-      String dialect, Integer poolSize, String schemaChange, Path policy, String origin) {
+      String dialect, Integer poolSize, String schemaChange, Path policy, String origin, Duration idleTransactionTimeout) {
+    public Jdbc(String url, String user, Path passwordFile, String passwordEnv, String dialect, Integer poolSize,
+        String schemaChange, Path policy, String origin) {
+      this(url, user, passwordFile, passwordEnv, dialect, poolSize, schemaChange, policy, origin, null);
+    }
+
     public Jdbc {
       if (url == null || !url.startsWith("jdbc:")) {
         throw new IllegalArgumentException("applier.jdbc.url: required, a jdbc: URL");
       }
       if (poolSize != null && poolSize < 1) {
         throw new IllegalArgumentException("applier.jdbc.poolSize: at least 1, not " + poolSize);
+      }
+      if (idleTransactionTimeout != null && idleTransactionTimeout.toSeconds() < 1) {
+        throw new IllegalArgumentException("applier.jdbc.idleTransactionTimeout: at least 1s, not " + idleTransactionTimeout);
       }
     }
   }

@@ -46,7 +46,8 @@ public record JdbcService(HikariDataSource pool, JdbcCheckpointStore store, Jdbc
         origin(jdbc, policies), null, null);
     // one connection per lane (partitions × K) plus the checkpoint writer's: fewer and lanes queue for connections
     int size = jdbc.poolSize() != null ? jdbc.poolSize() : consumer.partitions().size() * consumer.microBatch().count() + 2;
-    HikariDataSource pool = JdbcTargets.pool(dialect, jdbc.url(), jdbc.user(), password(jdbc), size);
+    HikariDataSource pool = JdbcTargets.pool(dialect, jdbc.url(), jdbc.user(), password(jdbc), size,
+        jdbc.idleTransactionTimeout() == null ? JdbcTargets.DEFAULT_IDLE_TRANSACTION_TIMEOUT : jdbc.idleTransactionTimeout());
     JdbcCheckpointStore store = new JdbcCheckpointStore(pool, dialect, Clock.systemUTC());
     Supplier<ApplyPolicy> rules = policies == null ? () -> null : policies;
     return new JdbcService(pool, store, JdbcApplier.reloading(pool, config, rules, store, meters, Clock.systemUTC()), policies);

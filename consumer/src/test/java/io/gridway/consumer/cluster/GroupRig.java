@@ -48,12 +48,6 @@ final class GroupRig implements AutoCloseable {
   static final String CLUSTER = "gw";
   private static final Pattern CONSUMER_READY = Pattern.compile("gridway consumer started");
   private static final Pattern RELAY_READY = Pattern.compile("gridway relay listening on http://[^:]+:(\\d+)");
-  /**
-   * A frozen owner (SIGSTOP, a long GC) keeps its open target transaction and the row locks of its batch, and its
-   * successor replaying the same rows would wait for them until it thaws: PostgreSQL ends such a transaction after
-   * 5 s idle (docs/cluster.md recommends this for exactly-once targets).
-   */
-  private static final String IDLE_IN_TRANSACTION = "?options=-c%20idle_in_transaction_session_timeout%3D5000";
   private static final Duration STABLE = Duration.ofMillis(500);
   private static final AtomicLong SERVER_IDS = new AtomicLong(9000 + (ProcessHandle.current().pid() % 1000) * 20);
 
@@ -178,8 +172,8 @@ final class GroupRig implements AutoCloseable {
     String applier = exactlyOnce ? """
         applier:
           type: jdbc
-          jdbc: {url: "%s", user: %s, poolSize: 6, schemaChange: stop}
-        """.formatted(postgres.jdbcUrl(targetDb) + IDLE_IN_TRANSACTION, postgres.user())
+          jdbc: {url: "%s", user: %s, poolSize: 6, schemaChange: stop, idleTransactionTimeout: 5s}
+        """.formatted(postgres.jdbcUrl(targetDb), postgres.user())
         : """
         applier:
           type: logging
