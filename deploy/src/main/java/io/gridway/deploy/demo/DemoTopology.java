@@ -9,6 +9,7 @@ import io.gridway.consumer.ServiceConfig;
 import io.gridway.core.config.ConfigLoader;
 import io.gridway.relay.Relay;
 import io.gridway.relay.RelayConfig;
+import io.gridway.relay.RelayService;
 import io.gridway.testkit.NativeDatabase;
 import io.gridway.testkit.PrivateMariaDb;
 import io.gridway.testkit.PrivatePostgres;
@@ -60,7 +61,7 @@ final class DemoTopology implements AutoCloseable {
   private PrivatePostgres target;
   private String targetDatabase;
   private EmbeddedZooKeeperServer zk;
-  private Relay relay;
+  private RelayService relay;
   private String relayUrl;
   private Path relayConfig;
   private final List<DemoConsumer> consumers = new ArrayList<>();
@@ -125,8 +126,8 @@ final class DemoTopology implements AutoCloseable {
     Path password = DemoConfigs.secret(dir.resolve("mariadb.pw"), source.replicationPassword());
     relayConfig = DemoConfigs.relay(dir, new DemoConfigs.Source(source.host(), source.port(), source.replicationUser(),
         password, binlogEnd()), partitions);
-    // as gridway relay does: the relay's composition root from its YAML file
-    relay = new Relay(RelayConfig.load(relayConfig), Clock.systemUTC());
+    // as gridway relay does: the relay's one composition, from its YAML file
+    relay = RelayService.create(RelayConfig.load(relayConfig), Clock.systemUTC());
     started.add(relay);
     relayUrl = "http://127.0.0.1:" + relay.start().getPort();
     awaitHealthy(relayUrl);
@@ -207,7 +208,7 @@ final class DemoTopology implements AutoCloseable {
   }
 
   Relay relay() {
-    return relay;
+    return relay.relay();
   }
 
   String relayUrl() {
