@@ -5,14 +5,12 @@ import io.gridway.policy.PolicyError;
 import io.gridway.policy.PolicyException;
 import io.gridway.policy.PolicyLoader;
 import java.io.PrintStream;
-import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -53,12 +51,7 @@ public final class PolicyValidate implements Callable<Integer> {
   public int run(String[] args, PrintStream out, PrintStream err) {
     this.out = out;
     this.err = err;
-    CommandLine cli = new CommandLine(this);
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    cli.setExitCodeExceptionMapper(e -> INVALID);
-    cli.getCommandSpec().exitCodeOnInvalidInput(INVALID);
-    return cli.execute(args);
+    return CliRun.execute(this, args, out, err, INVALID);
   }
 
   @Override
