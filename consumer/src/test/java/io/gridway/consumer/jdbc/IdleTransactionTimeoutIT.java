@@ -24,35 +24,32 @@ class IdleTransactionTimeoutIT {
   void mariaDbEndsAnIdleTransactionAndFreesItsLocks() throws Exception {
     PrivateMariaDb server = PrivateMariaDb.shared();
     String db = server.createDatabase("idle");
-    try (HikariDataSource frozen = JdbcTargets.pool(SqlDialect.MARIADB, server.jdbcUrl(db), server.rootUser(),
-            server.rootPassword(), 1, TIMEOUT);
-        HikariDataSource successor = JdbcTargets.pool(SqlDialect.MARIADB, server.jdbcUrl(db), server.rootUser(),
-            server.rootPassword(), 1)) {
-      try (Connection c = successor.getConnection(); Statement s = c.createStatement()) {
-        s.execute("CREATE TABLE t (id INT PRIMARY KEY, v INT)");
-        s.execute("INSERT INTO t VALUES (1, 0)");
-        c.commit();
-        assertThat(one(s, "SELECT @@session.idle_transaction_timeout")).isEqualTo("30");
-      }
-      frozenOwnerLosesItsTransaction(frozen, successor, "SET SESSION innodb_lock_wait_timeout = 20");
-    }
+    check(new Login(SqlDialect.MARIADB, server.jdbcUrl(db), server.rootUser(), server.rootPassword()),
+        "SELECT @@session.idle_transaction_timeout", "30", "SET SESSION innodb_lock_wait_timeout = 20");
   }
 
   @Test
   void postgresEndsAnIdleTransactionAndFreesItsLocks() throws Exception {
     PrivatePostgres server = PrivatePostgres.shared();
     String db = server.createDatabase("idle");
-    try (HikariDataSource frozen = JdbcTargets.pool(SqlDialect.POSTGRESQL, server.jdbcUrl(db), server.user(),
-            server.password(), 1, TIMEOUT);
-        HikariDataSource successor = JdbcTargets.pool(SqlDialect.POSTGRESQL, server.jdbcUrl(db), server.user(),
-            server.password(), 1)) {
+    check(new Login(SqlDialect.POSTGRESQL, server.jdbcUrl(db), server.user(), server.password()),
+        "SHOW idle_in_transaction_session_timeout", "30s", "SET lock_timeout = 20000");
+  }
+
+  private record Login(SqlDialect dialect, String url, String user, String password) {}
+
+  /** The default pool's sessions carry the 30 s default; a pool with the 1 s timeout loses a frozen transaction. */
+  private static void check(Login login, String defaultQuery, String expectedDefault, String waitAtMost20s)
+      throws SQLException {
+    try (HikariDataSource frozen = JdbcTargets.pool(login.dialect(), login.url(), login.user(), login.password(), 1, TIMEOUT);
+        HikariDataSource successor = JdbcTargets.pool(login.dialect(), login.url(), login.user(), login.password(), 1)) {
       try (Connection c = successor.getConnection(); Statement s = c.createStatement()) {
         s.execute("CREATE TABLE t (id INT PRIMARY KEY, v INT)");
         s.execute("INSERT INTO t VALUES (1, 0)");
         c.commit();
-        assertThat(one(s, "SHOW idle_in_transaction_session_timeout")).isEqualTo("30s");
+        assertThat(one(s, defaultQuery)).isEqualTo(expectedDefault);
       }
-      frozenOwnerLosesItsTransaction(frozen, successor, "SET lock_timeout = 20000");
+      frozenOwnerLosesItsTransaction(frozen, successor, waitAtMost20s);
     }
   }
 
