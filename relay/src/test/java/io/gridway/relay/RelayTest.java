@@ -120,6 +120,21 @@ class RelayTest {
   }
 
   @Test
+  void mainFailsAtStartWhenTheJvmCannotHoldTheBuffer(@TempDir Path dir) throws Exception {
+    // 128 MiB of buffer in a JVM allowed 96 MiB of direct memory: lazily allocated, this relay would have run
+    // until traffic filled the ring and then failed mid-stream; now it must not start at all.
+    Path config = Files.writeString(dir.resolve("relay.yaml"), YAML.replace("capacity: 64MiB", "capacity: 128MiB"));
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process relay = new ProcessBuilder(java, "-XX:MaxDirectMemorySize=96m", "-cp", System.getProperty("java.class.path"),
+        RelayMain.class.getName(), config.toString()).redirectErrorStream(true).start();
+    String output = new String(relay.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(relay.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(relay.exitValue()).as(output).isEqualTo(1);
+    assertThat(output).contains("relay failed to start: the event buffer takes 134217728 bytes of off-heap memory")
+        .contains("raise -XX:MaxDirectMemorySize").doesNotContain("listening on");
+  }
+
+  @Test
   void mainPrintsTheBoundPortAndRejectsABadConfigWithExitCode2(@TempDir Path dir) throws Exception {
     Path good = Files.writeString(dir.resolve("relay.yaml"), YAML);
     Path bad = Files.writeString(dir.resolve("bad.yaml"), YAML.replace("capacity: 64MiB", "capacity: 64MiBs"));
