@@ -54,7 +54,8 @@ class FastPathEquivalenceTest {
     Statistics.label("result").collect(viaCel == FastPath.ERROR ? "error" : String.valueOf(viaCel));
     Statistics.label("type-checks").coverage(c -> c.check(true).percentage(p -> p > 20));
     Statistics.label("result").coverage(c -> {
-      c.check("error").percentage(p -> p > 5);
+      // about 7 % of ~1,000 checks (σ ≈ 0.8 %): 5 % failed a random seed now and then; 2 % is ~20 cases, enough to show errors are compared
+      c.check("error").percentage(p -> p > 2);
       c.check("true").percentage(p -> p > 5);
       c.check("false").percentage(p -> p > 5);
     });
