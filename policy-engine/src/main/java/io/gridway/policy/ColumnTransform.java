@@ -80,7 +80,7 @@ final class ColumnTransform {
     Object[] out = new Object[kinds.length];
     for (int i = 0; i < out.length; i++) {
       switch (kinds[i]) {
-        case COPY -> out[i] = image.get(from[i]);
+        case COPY -> out[i] = image.held(from[i]); // as held: text the decoder kept as UTF-8 is not decoded to be copied
         case MASK -> out[i] = image.isNull(from[i]) ? null : constants[i];
         case HASH -> {
           Object value = image.get(from[i]);

@@ -8,10 +8,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gridway.core.event.ChangeEvent;
 import io.gridway.core.event.Operation;
+import io.gridway.core.event.Row;
+import io.gridway.core.event.Utf8Text;
 import io.gridway.core.schema.Column;
 import io.gridway.core.schema.ColumnType;
 import io.gridway.core.schema.TableSchema;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.time.LocalDateTime;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -84,6 +87,24 @@ class ColumnsRuleTest {
     assertThat(out.schema().column(4).type()).isEqualTo(ColumnType.CHAR);
     assertThat(out.schema().column(4).length()).isEqualTo(64);
     assertThat(out.schema().primaryKey()).containsExactly("id");
+  }
+
+  @Test
+  void textHeldAsUtf8IsCopiedAsHeldAndHashedAsItsString() {
+    Object[] values = order(42, "PAID", 5L).toArray();
+    Utf8Text status = held("PAID");
+    values[1] = status;
+    values[4] = held("ann@example.com");
+    ChangeEvent out = transformed("hash: [email]\nrename: {status: state}", insert(Row.ofChecked(Fixtures.ORDERS, values)));
+    assertThat(out.after().held(1)).isSameAs(status); // copied without being decoded
+    assertThat(out.after().get(1)).isEqualTo("PAID");
+    assertThat(out.after().get(4)).isEqualTo("eebf551d64a71001ed14cbc419056e87e4430381d9a51ee25c8ebeb8eeec045f"); // as for the String
+    assertThat(out.after()).isEqualTo(transformed("hash: [email]\nrename: {status: state}", insert(order(42, "PAID", 5L))).after());
+  }
+
+  private static Utf8Text held(String text) {
+    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+    return Utf8Text.ifWellFormed(bytes, 0, bytes.length);
   }
 
   @Test

@@ -3,15 +3,16 @@ package io.gridway.core.event;
 import io.gridway.core.schema.Column;
 import io.gridway.core.schema.TableSchema;
 import java.util.AbstractList;
-import java.util.Arrays;
 import java.util.Objects;
 
 /**
  * One row image: a value per column of a {@link TableSchema}, in column order, each of the column's
  * canonical Java type ({@link Column#javaType()}) or null for SQL NULL. An empty string and NULL
- * stay distinct.
+ * stay distinct. A decoder may hold a text value as its UTF-8 bytes ({@link Utf8Text}, through {@link
+ * #ofChecked}): {@link #get} still gives its String, and {@link #held} the value as held.
  *
- * <p>Immutable and thread-safe. Rows compare by value; binary values compare by content.
+ * <p>Immutable and thread-safe. Rows compare by value, as lists of what {@link #get} returns; binary values
+ * compare by content.
  */
 public final class Row extends AbstractList<Object> {
   private final Object[] values;
@@ -55,7 +56,7 @@ public final class Row extends AbstractList<Object> {
    * once at compile time. Only the width is checked, and the array is taken over, not copied: the
    * caller must not touch it afterwards. A value that does not fit its column still never reaches a
    * reader: the frame encoder checks each value's type and range as it writes it, naming the table and
-   * column. Everything else uses {@link #of}.
+   * column. A text value may be a {@link Utf8Text}. Everything else uses {@link #of}.
    *
    * @throws IllegalArgumentException when the schema is missing or the number of values differs from its columns
    */
@@ -70,8 +71,19 @@ public final class Row extends AbstractList<Object> {
     return new Row(values);
   }
 
+  /** The value of a column, of its canonical Java type; text held as UTF-8 is decoded (once) here. */
   @Override
   public Object get(int index) {
+    Object value = values[index];
+    return value instanceof Utf8Text text ? text.toString() : value;
+  }
+
+  /**
+   * The value as this row holds it: as {@link #get}, except that text a decoder kept as UTF-8 stays a
+   * {@link Utf8Text}. For code that encodes or copies values without reading them (into a row made with
+   * {@link #ofChecked}).
+   */
+  public Object held(int index) {
     return values[index];
   }
 
@@ -82,18 +94,5 @@ public final class Row extends AbstractList<Object> {
 
   public boolean isNull(int index) {
     return values[index] == null;
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    if (o instanceof Row other) {
-      return Arrays.equals(values, other.values);
-    }
-    return super.equals(o);
-  }
-
-  @Override
-  public int hashCode() {
-    return Arrays.hashCode(values);
   }
 }

@@ -2,6 +2,7 @@ package io.gridway.core.wire;
 
 import io.gridway.core.event.Bytes;
 import io.gridway.core.event.Row;
+import io.gridway.core.event.Utf8Text;
 import io.gridway.core.event.ZeroDate;
 import io.gridway.core.schema.ColumnType;
 import java.math.BigDecimal;
@@ -30,14 +31,14 @@ final class RowEncoder {
     for (int base = 0; base < n; base += 8) {
       int bits = 0;
       for (int j = 0, end = Math.min(8, n - base); j < end; j++) {
-        if (row.get(base + j) == null) {
+        if (row.isNull(base + j)) {
           bits |= 1 << j;
         }
       }
       out.put((byte) bits);
     }
     for (int i = 0; i < n; i++) {
-      Object value = row.get(i);
+      Object value = row.held(i);
       if (value == null) {
         if (!layout.nullable[i]) {
           throw new IllegalArgumentException(layout.columnName(i) + ": NULL in NOT NULL column");
@@ -62,7 +63,14 @@ final class RowEncoder {
       case DECIMAL -> decimal(layout, i, value, out);
       case FLOAT32 -> out.putInt(Float.floatToRawIntBits(expect(value, Float.class)));
       case FLOAT64 -> out.putLong(Double.doubleToRawLongBits(expect(value, Double.class)));
-      case STRING -> FieldWriter.text(utf8, out, expect(value, String.class), "value");
+      case STRING -> {
+        if (value instanceof Utf8Text text) { // already the wire's bytes: checked when the decoder made it
+          out.putInt(text.byteLength());
+          text.writeTo(out);
+        } else {
+          FieldWriter.text(utf8, out, expect(value, String.class), "value");
+        }
+      }
       case BYTES -> {
         Bytes bytes = expect(value, Bytes.class);
         out.putInt(bytes.length());

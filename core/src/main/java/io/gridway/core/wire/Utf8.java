@@ -1,9 +1,7 @@
 package io.gridway.core.wire;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
+import io.gridway.core.event.Utf8Text;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.CharBuffer;
 import java.nio.charset.CharsetEncoder;
 import java.nio.charset.CoderResult;
@@ -21,104 +19,11 @@ import java.util.Locale;
  * buffers must be big-endian.
  */
 final class Utf8 {
-  private static final long HIGH_BITS = 0x8080_8080_8080_8080L;
-  /** Eight bytes of an array at once (byte order is irrelevant to the bit tests made with it). */
-  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.nativeOrder());
-
   private Utf8() {}
 
-  /** Whether {@code buf[from, to)} is well-formed UTF-8. Skips ASCII eight bytes at a time. */
+  /** Whether {@code buf[from, to)} is well-formed UTF-8 (see {@link Utf8Text#isWellFormed}). */
   static boolean isValid(ByteBuffer buf, int from, int to) {
-    if (buf.hasArray()) {
-      int base = buf.arrayOffset();
-      return isValid(buf.array(), base + from, base + to);
-    }
-    int i = from;
-    while (i < to) {
-      if (to - i >= 32 && ((buf.getLong(i) | buf.getLong(i + 8) | buf.getLong(i + 16) | buf.getLong(i + 24)) & HIGH_BITS) == 0) {
-        i += 32;
-        continue;
-      }
-      if (to - i >= 8 && (buf.getLong(i) & HIGH_BITS) == 0) {
-        i += 8;
-        continue;
-      }
-      int c = buf.get(i) & 0xFF;
-      if (c < 0x80) {
-        i++;
-        continue;
-      }
-      int left = to - i;
-      int n = sequence(c, left, left > 1 ? buf.get(i + 1) : 0, left > 2 ? buf.get(i + 2) : 0, left > 3 ? buf.get(i + 3) : 0);
-      if (n < 0) {
-        return false;
-      }
-      i += n;
-    }
-    return true;
-  }
-
-  private static boolean isValid(byte[] a, int from, int to) {
-    int i = from;
-    while (i < to) {
-      // Plain array reads through a long view, 32 bytes a step: text is mostly ASCII.
-      if (to - i >= 32 && (((long) LONGS.get(a, i) | (long) LONGS.get(a, i + 8) | (long) LONGS.get(a, i + 16)
-          | (long) LONGS.get(a, i + 24)) & HIGH_BITS) == 0) {
-        i += 32;
-        continue;
-      }
-      if (to - i >= 8 && ((long) LONGS.get(a, i) & HIGH_BITS) == 0) {
-        i += 8;
-        continue;
-      }
-      int c = a[i] & 0xFF;
-      if (c < 0x80) {
-        i++;
-        continue;
-      }
-      int left = to - i;
-      int n = sequence(c, left, left > 1 ? a[i + 1] : 0, left > 2 ? a[i + 2] : 0, left > 3 ? a[i + 3] : 0);
-      if (n < 0) {
-        return false;
-      }
-      i += n;
-    }
-    return true;
-  }
-
-  /**
-   * The length of the multi-byte sequence that starts with {@code c} (≥ 0x80) and continues with
-   * {@code b1..b3} (only the first {@code left - 1} of them are real), or -1 when it is not
-   * well-formed.
-   */
-  private static int sequence(int c, int left, byte b1, byte b2, byte b3) {
-    int continuation;
-    int lo = 0x80;
-    int hi = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF) {
-      continuation = 1;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      continuation = 2;
-      lo = c == 0xE0 ? 0xA0 : 0x80; // E0 80..9F would be overlong
-      hi = c == 0xED ? 0x9F : 0xBF; // ED A0..BF would be a surrogate
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      continuation = 3;
-      lo = c == 0xF0 ? 0x90 : 0x80; // F0 80..8F would be overlong
-      hi = c == 0xF4 ? 0x8F : 0xBF; // F4 90.. would exceed U+10FFFF
-    } else {
-      return -1;
-    }
-    if (left <= continuation) {
-      return -1;
-    }
-    int c1 = b1 & 0xFF;
-    if (c1 < lo || c1 > hi) {
-      return -1;
-    }
-    if (continuation >= 2 && (b2 & 0xC0) != 0x80 || continuation == 3 && (b3 & 0xC0) != 0x80) {
-      return -1;
-    }
-    return continuation + 1;
+    return Utf8Text.isWellFormed(buf, from, to);
   }
 
   /** Decodes bytes already checked by {@link #isValid}. */

@@ -155,6 +155,7 @@ public final class RelayBinlogBenchmark {
     client.setBinlogFilename(start[0]);
     client.setBinlogPosition(Long.parseLong(start[1]));
     AtomicLong count = new AtomicLong();
+    AtomicLong firstRows = new AtomicLong();
     long endIndex = index(end[0]);
     long endOffset = Long.parseLong(end[1]);
     AtomicLong file = new AtomicLong(index(start[0]));
@@ -164,6 +165,7 @@ public final class RelayBinlogBenchmark {
         file.set(index(((RotateEventData) event.getData()).getBinlogFilename()));
       }
       if (event.getData() instanceof WriteRowsEventData w) {
+        firstRows.compareAndSet(0, System.nanoTime());
         count.addAndGet(w.getRows().size());
       }
       long next = ((EventHeaderV4) event.getHeader()).getNextPosition();
@@ -180,6 +182,8 @@ public final class RelayBinlogBenchmark {
     long t0 = System.nanoTime();
     client.connect(); // reads on this thread until the listener disconnects
     long wall = System.nanoTime() - t0;
+    System.out.printf(Locale.ROOT, "  raw: connect to first row event %.2f s, first row event to last %.2f s%n", (firstRows.get() - t0) / 1e9,
+        (t0 + wall - firstRows.get()) / 1e9);
     return new Result(count.get(), wall / 1e9, (cpuNanos("self") - cpu) / 1e9, (serverCpuNanos() - server) / 1e9, bytes, rows);
   }
 

@@ -1,5 +1,6 @@
 package io.gridway.fetcher.mysql;
 
+import io.gridway.core.event.Utf8Text;
 import java.nio.ByteBuffer;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
@@ -24,12 +25,14 @@ final class MysqlCharset {
   private final Charset java; // null for binary and latin1
   private final int maxBytesPerChar;
   private final boolean latin1;
+  private final boolean asciiBelow80; // a single-byte set whose bytes 0x00..0x7F are ASCII
 
   private MysqlCharset(String name, Charset java, int maxBytesPerChar, boolean latin1) {
     this.name = name;
     this.java = java;
     this.maxBytesPerChar = maxBytesPerChar;
     this.latin1 = latin1;
+    this.asciiBelow80 = latin1 || java != null && maxBytesPerChar == 1;
   }
 
   /** The character set of that MySQL name, or null when Java has no decoder for it. */
@@ -47,6 +50,18 @@ final class MysqlCharset {
 
   int maxBytesPerChar() {
     return maxBytesPerChar;
+  }
+
+  /**
+   * A text column's value: its bytes as they are ({@link Utf8Text}) when they already are the UTF-8 its
+   * String would encode to — well-formed UTF-8 in a UTF-8 set, all ASCII in a single-byte set — so that
+   * nobody decodes and re-encodes them unless the String is read; otherwise the decoded String. The caller
+   * never changes the bytes afterwards.
+   */
+  Object text(byte[] bytes, int offset, int length) {
+    Utf8Text held = java == StandardCharsets.UTF_8 ? Utf8Text.ifWellFormed(bytes, offset, length)
+        : asciiBelow80 ? Utf8Text.ifAscii(bytes, offset, length) : null;
+    return held != null ? held : decode(bytes, offset, length);
   }
 
   String decode(byte[] bytes, int offset, int length) {

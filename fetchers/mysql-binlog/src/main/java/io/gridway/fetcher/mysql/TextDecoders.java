@@ -15,7 +15,9 @@ import java.util.List;
  * <p>Textual values arrive as the column's bytes (the client's CHAR_AND_BINARY_AS_BYTE_ARRAY view, taken
  * further: this fetcher reads them straight from the event) and are decoded here with the column's own
  * character set from the table map, so utf8mb4 4-byte characters, latin1 and the rest come out as the
- * server would convert them. Columns in the {@code binary} character set stay bytes ({@link Bytes}).
+ * server would convert them. Text whose bytes already are that UTF-8 (well-formed in a UTF-8 set, ASCII
+ * in a single-byte one) is kept as those bytes ({@link io.gridway.core.event.Utf8Text}) and decoded only
+ * if read. Columns in the {@code binary} character set stay bytes ({@link Bytes}).
  * MySQL's binary JSON becomes JSON text (the client's {@link JsonBinary}); MariaDB's JSON is a LONGTEXT
  * and so arrives here as TEXT, exactly as written. Stateless.
  */
@@ -149,7 +151,7 @@ final class TextDecoders {
     return in -> {
       int length = (int) in.le(prefix);
       int at = in.advance(length);
-      return charset.decode(in.array(), at, length);
+      return charset.text(in.array(), at, length); // the row event's own array, never written again
     };
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gridway.core.event.Bytes;
+import io.gridway.core.event.Utf8Text;
 import io.gridway.core.event.ZeroDate;
 import io.gridway.core.fetch.FetcherException;
 import io.gridway.core.schema.ColumnType;
@@ -113,6 +114,27 @@ class DecodersTest {
   }
 
   @Test
+  void textThatIsAlreadyTheWiresUtf8IsHeldAsItsBytesAndTheRestIsDecoded() {
+    byte[] hello = "héllo 😀".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(held(text("utf8mb4"), concat(le(hello.length, 1), hello))).isInstanceOf(Utf8Text.class).hasToString("héllo 😀");
+    assertThat(held(text("utf8mb3"), concat(le(3, 1), new byte[] {'a', (byte) 0xC3, (byte) 0xA9}))).isInstanceOf(Utf8Text.class);
+    // malformed UTF-8 (a server in a lax sql_mode can store it) is decoded as before: replaced, not passed on
+    assertThat(held(text("utf8mb4"), concat(le(2, 1), new byte[] {(byte) 0xC3, '('}))).isEqualTo("\uFFFD(");
+    // single-byte sets: ASCII is the same bytes in UTF-8; anything else is not and must be decoded
+    assertThat(held(text("latin1"), concat(le(5, 1), "plain".getBytes(java.nio.charset.StandardCharsets.US_ASCII))))
+        .isInstanceOf(Utf8Text.class).hasToString("plain");
+    assertThat(held(text("latin1"), concat(le(2, 1), new byte[] {'a', (byte) 0xE9}))).isEqualTo("aé");
+    assertThat(held(text("cp1251"), concat(le(1, 1), new byte[] {'z'}))).isInstanceOf(Utf8Text.class);
+    // multi-byte sets other than UTF-8 are always decoded, ASCII or not
+    assertThat(held(text("sjis"), concat(le(1, 1), new byte[] {'z'}))).isEqualTo("z");
+    assertThat(held(text("ucs2"), concat(le(2, 1), new byte[] {0, 'z'}))).isEqualTo("z");
+  }
+
+  private static ColumnSpec text(String charset) {
+    return new ColumnSpec("t", "v", BinlogType.VARCHAR, 40, true, false, MysqlCharset.forName(charset), List.of());
+  }
+
+  @Test
   void mysqlBinaryJsonBecomesText() {
     ColumnSpec json = new ColumnSpec("t", "j", BinlogType.JSON, 4, true, false, null, List.of());
     assertThat(decode(json, concat(le(2, 4), new byte[] {0x04, 0x01}))).isEqualTo("true");
@@ -144,7 +166,14 @@ class DecodersTest {
     return new ColumnSpec("t", "c", type, 0, true, unsigned, null, List.of());
   }
 
+  /** The value as a row's reader sees it ({@code Row.get}: text held as UTF-8 is read as its String). */
   private static Object decode(ColumnSpec spec, byte[] bytes) {
+    Object value = held(spec, bytes);
+    return value instanceof Utf8Text text ? text.toString() : value;
+  }
+
+  /** The value as the decoder made it. */
+  private static Object held(ColumnSpec spec, byte[] bytes) {
     ByteReader in = new ByteReader(bytes);
     Object value = ColumnDecoders.forColumn(spec, 0).decoder().decode(in);
     assertThat(in.remaining()).as("bytes left after the value").isZero();
