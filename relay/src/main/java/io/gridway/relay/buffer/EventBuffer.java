@@ -31,7 +31,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * thread). And the first pass over the ring does not pay the kernel's page faults on the publish
  * path: with the chunks allocated as they were needed, faulting in fresh memory was 60–80 % of the
  * publisher thread's CPU while a relay caught up on a 530 MB binlog (system time 0.4–1.5 s, user time
- * 0.2–0.3 s), and made it the relay's bottleneck. The cost moves to start-up: about 0.3 s a GiB here.
+ * 0.2–0.3 s), and made it the relay's bottleneck. The cost moves to start-up: about 0.5 s a GiB here.
  *
  * <h2>Thread-safety</h2>
  *
