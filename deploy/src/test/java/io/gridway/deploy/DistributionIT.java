@@ -50,6 +50,22 @@ class DistributionIT {
   }
 
   @Test
+  void thePerfHarnessGetsTheDirectMemoryItsReadersTake() throws Exception {
+    // relay-read's readers run in the harness's JVM, 65 MiB of direct memory each, 3 by default: with the
+    // launcher's defaults for tools (128 MiB) `gridway perf all` failed that run with OutOfMemoryError.
+    ProcessBuilder builder = gridway("perf", "--help");
+    builder.environment().remove("GRIDWAY_DIRECT");
+    builder.environment().remove("GRIDWAY_HEAP");
+    builder.environment().put("GRIDWAY_OPTS", "-XX:+PrintFlagsFinal");
+    Process process = builder.start();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(process.waitFor()).as(output).isZero();
+    Matcher direct = Pattern.compile("MaxDirectMemorySize\\s+=\\s+(\\d+)").matcher(output);
+    assertThat(direct.find()).as(output).isTrue();
+    assertThat(Long.parseLong(direct.group(1))).isGreaterThanOrEqualTo(3 * (65L << 20));
+  }
+
+  @Test
   void aBadConfigExitsWith2AndOneLine() throws Exception {
     Process process = gridway("relay", "--config", dir.resolve("missing.yaml").toString()).start();
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
