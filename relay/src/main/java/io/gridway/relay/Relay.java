@@ -43,6 +43,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class Relay implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Relay.class);
+  /** Enough for the fetcher to run ahead of the publisher by a few hundred ordinary transactions. */
+  private static final long PUBLISH_QUEUE_BYTES = 32L << 20;
 
   private final RelayConfig config;
   private final EventBuffer buffer;
@@ -79,7 +81,7 @@ public final class Relay implements AutoCloseable {
         : new PositionRecorder(storage, previous, config.replay(), clock, buffer::evictedThroughScn);
     SchemaRegistry schemas = new SchemaRegistry();
     this.publisher = new Publisher(source.id(), buffer, schemas, policies.active(), positions);
-    this.publishQueue = new PublishQueue(source.id(), publisher, 16_384);
+    this.publishQueue = new PublishQueue(source.id(), publisher, PUBLISH_QUEUE_BYTES);
     this.fetcher = source.newFetcher(clock);
     PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     new JvmMemoryMetrics().bindTo(metrics);

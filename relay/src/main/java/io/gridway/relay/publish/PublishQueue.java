@@ -1,7 +1,11 @@
 package io.gridway.relay.publish;
 
+import io.gridway.core.event.Bytes;
+import io.gridway.core.event.ChangeEvent;
 import io.gridway.core.event.Heartbeat;
+import io.gridway.core.event.Row;
 import io.gridway.core.event.Transaction;
+import io.gridway.core.event.Utf8Text;
 import io.gridway.core.fetch.FetcherException;
 import io.gridway.core.fetch.TransactionSink;
 import java.util.ArrayList;
@@ -18,9 +22,11 @@ import org.slf4j.LoggerFactory;
  * the other. The fetcher's thread puts transactions and heartbeats into a bounded queue, in order; one
  * publisher thread takes them.
  *
- * <p>Bounds: at most {@code maxEvents} events queued (a bigger transaction waits until the queue is
- * empty, then goes alone), and at most 4,096 items. {@link #accept} blocks while full — the back-pressure
- * the fetcher SPI expects. Failures travel back: once the publisher has failed (a window larger than
+ * <p>Bounds: at most {@code maxBytes} of transactions queued, by {@link #heldBytes}'s estimate of the
+ * heap their values hold (a bigger transaction waits until the queue is empty, then goes alone; the
+ * fetcher bounds one transaction itself), and at most 4,096 items. {@link #accept} blocks while full —
+ * the back-pressure the fetcher SPI expects. A count of events bounded nothing: 16,384 rows of a 1 MB
+ * TEXT are 16 GB. Failures travel back: once the publisher has failed (a window larger than
  * {@code maxWindow}, a policy that does not fit), every later {@link #accept} or {@link #heartbeat}
  * throws that {@link FetcherException}, so the fetcher stops as if it had published directly; whatever
  * was queued behind the failed transaction is discarded, never published out of order.
@@ -32,17 +38,23 @@ public final class PublishQueue implements TransactionSink, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(PublishQueue.class);
   private static final Object STOP = new Object();
   private static final int DRAIN = 256;
+  /** Permits are KiB: a Semaphore's int counts up to 2 TiB of them. */
+  private static final int PERMIT_SHIFT = 10;
 
   private final Publisher publisher;
-  private final int maxEvents;
-  private final Semaphore events;
+  private final int maxPermits;
+  private final Semaphore held;
   private final BlockingQueue<Object> queue = new ArrayBlockingQueue<>(4096);
   private final Thread thread;
 
-  public PublishQueue(String sourceId, Publisher publisher, int maxEvents) {
+  /** @param maxBytes how much the queued transactions may hold (at least 1 KiB) */
+  public PublishQueue(String sourceId, Publisher publisher, long maxBytes) {
+    if (maxBytes < 1 << PERMIT_SHIFT || maxBytes >> PERMIT_SHIFT > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("maxBytes " + maxBytes + " out of range 1KiB..2TiB");
+    }
     this.publisher = publisher;
-    this.maxEvents = maxEvents;
-    this.events = new Semaphore(maxEvents);
+    this.maxPermits = (int) (maxBytes >> PERMIT_SHIFT);
+    this.held = new Semaphore(maxPermits);
     this.thread = new Thread(this::run, "gridway-publisher-" + sourceId);
     this.thread.setDaemon(true);
   }
@@ -54,8 +66,9 @@ public final class PublishQueue implements TransactionSink, AutoCloseable {
   @Override
   public void accept(Transaction transaction) throws InterruptedException {
     throwIfFailed();
-    events.acquire(permits(transaction));
-    queue.put(transaction);
+    Queued queued = new Queued(transaction, permits(transaction));
+    held.acquire(queued.permits());
+    queue.put(queued);
   }
 
   @Override
@@ -83,6 +96,9 @@ public final class PublishQueue implements TransactionSink, AutoCloseable {
 
   private record Failed(FetcherException error) {}
 
+  /** A transaction with the permits it took (counted once, on the fetcher's thread). */
+  private record Queued(Transaction transaction, int permits) {}
+
   private void throwIfFailed() {
     FetcherException failure = publisher.failure();
     if (failure != null) {
@@ -91,7 +107,35 @@ public final class PublishQueue implements TransactionSink, AutoCloseable {
   }
 
   private int permits(Transaction transaction) {
-    return Math.min(transaction.size(), maxEvents);
+    return (int) Math.min(maxPermits, Math.max(1, heldBytes(transaction) >> PERMIT_SHIFT));
+  }
+
+  /**
+   * An estimate of the heap a transaction's events hold: their values' bytes (text as its UTF-8 or its
+   * chars, binary values' length) plus a fixed overhead per event and per value. One pass over the values,
+   * no allocation.
+   */
+  static long heldBytes(Transaction transaction) {
+    long bytes = 0;
+    for (ChangeEvent event : transaction.events()) {
+      bytes += 128 + heldBytes(event.before()) + heldBytes(event.after()) + (event.ddl() == null ? 0 : event.ddl().length());
+    }
+    return bytes;
+  }
+
+  private static long heldBytes(Row row) {
+    if (row == null) {
+      return 0;
+    }
+    long bytes = 0;
+    for (int i = 0, n = row.size(); i < n; i++) {
+      Object value = row.held(i);
+      bytes += 16 + (value instanceof Utf8Text text ? text.byteLength()
+          : value instanceof String string ? string.length()
+          : value instanceof Bytes binary ? binary.length()
+          : 16);
+    }
+    return bytes;
   }
 
   private void run() {
@@ -104,9 +148,9 @@ public final class PublishQueue implements TransactionSink, AutoCloseable {
           if (item == STOP) {
             return;
           }
-          if (item instanceof Transaction tx) {
-            events.release(permits(tx));
-            publish(tx);
+          if (item instanceof Queued q) {
+            held.release(q.permits());
+            publish(q.transaction());
           } else if (item instanceof Failed f) {
             publisher.failed(f.error());
           } else if (publisher.failure() == null) {

@@ -18,6 +18,7 @@ import io.gridway.relay.buffer.EventBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class PublishQueueTest {
@@ -35,10 +36,10 @@ class PublishQueueTest {
   @Test
   void publishesInOrderAndCloseDrainsWhatIsQueued() throws Exception {
     EventBuffer buffer = new EventBuffer(64L << 20, 1 << 20, 4096, 0);
-    PublishQueue queue = new PublishQueue("s", new Publisher("s", buffer, new SchemaRegistry()), 8);
+    PublishQueue queue = new PublishQueue("s", new Publisher("s", buffer, new SchemaRegistry()), 4096);
     queue.start();
     for (long scn = 1; scn <= 500; scn++) {
-      queue.accept(tx(scn, 1 + (int) (scn % 20), 10)); // some bigger than the 8-event bound
+      queue.accept(tx(scn, 1 + (int) (scn % 20), 100)); // some bigger than the 4 KiB bound: they go alone
     }
     queue.heartbeat(new Heartbeat(new Scn(600), 0));
     queue.close();
@@ -47,10 +48,36 @@ class PublishQueueTest {
   }
 
   @Test
+  void theFetcherWaitsOnceTheQueuedTransactionsHoldMaxBytes() throws Exception {
+    EventBuffer buffer = new EventBuffer(64L << 20, 1 << 20, 4096, 0);
+    PublishQueue queue = new PublishQueue("s", new Publisher("s", buffer, new SchemaRegistry()), 1 << 20);
+    // 10 events × (128 + a BIGINT's 32 + 16 + 10,000 chars): 101,760 bytes, 99 KiB of the queue's 1,024
+    assertThat(PublishQueue.heldBytes(tx(1, 10, 10_000))).isEqualTo(101_760);
+    AtomicLong accepted = new AtomicLong();
+    Thread fetcher = new Thread(() -> {
+      try {
+        for (long scn = 1; scn <= 30; scn++) {
+          queue.accept(tx(scn, 10, 10_000));
+          accepted.set(scn);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    fetcher.start(); // the publisher thread is not started yet: nothing leaves the queue
+    await().atMost(Duration.ofSeconds(10)).until(() -> fetcher.getState() == Thread.State.WAITING);
+    assertThat(accepted.get()).isEqualTo(10); // the 11th would make 1,089 KiB
+    queue.start();
+    fetcher.join(10_000);
+    queue.close();
+    assertThat(buffer.windowsPublished()).isEqualTo(30);
+  }
+
+  @Test
   void aPublisherFailureStopsTheFetcherAtItsNextCallAndNothingBehindItIsPublished() throws Exception {
     EventBuffer buffer = new EventBuffer(64L << 20, 1 << 20, 4096, 0);
     Publisher publisher = new Publisher("s", buffer, new SchemaRegistry());
-    PublishQueue queue = new PublishQueue("s", publisher, 1000);
+    PublishQueue queue = new PublishQueue("s", publisher, 1 << 20);
     queue.start();
     queue.accept(tx(1, 1, 10));
     queue.accept(tx(2, 300, 4000)); // > 1 MiB: too large
@@ -67,7 +94,7 @@ class PublishQueueTest {
   void aFetcherFailureIsRecordedAfterWhatItDeliveredBefore() throws Exception {
     EventBuffer buffer = new EventBuffer(64L << 20, 1 << 20, 4096, 0);
     Publisher publisher = new Publisher("s", buffer, new SchemaRegistry());
-    PublishQueue queue = new PublishQueue("s", publisher, 1000);
+    PublishQueue queue = new PublishQueue("s", publisher, 1 << 20);
     queue.start();
     queue.accept(tx(1, 3, 10));
     queue.failed(new FetcherException("binlog purged"));
