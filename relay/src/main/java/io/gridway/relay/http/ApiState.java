@@ -9,6 +9,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * What every connection of one server shares: settings, sources, limits in use, the in-flight
@@ -28,8 +30,9 @@ final class ApiState {
   /** Compiled {@code where=} predicates, shared by every request (at most 256 expressions). */
   final Predicates predicates = new Predicates(256);
 
-  private final Map<String, Counter> servedBytes = new ConcurrentHashMap<>();
-  private final Map<String, Counter> servedEvents = new ConcurrentHashMap<>();
+  // Per source, registered at start so that every source's series exists (at 0) before its first reader.
+  private final Map<String, Counter> servedBytes;
+  private final Map<String, Counter> servedEvents;
   private final Map<String, Counter> responses = new ConcurrentHashMap<>();
 
   ApiState(HttpConfig config, Map<String, ServedSource> sources, Clock clock, PrometheusMeterRegistry metrics) {
@@ -40,6 +43,14 @@ final class ApiState {
     metrics.gauge("gridway.relay.http.requests.active", requests);
     metrics.gauge("gridway.relay.http.streams.active", streams);
     metrics.gauge("gridway.relay.http.connections", connections);
+    this.servedBytes = perSource(sources.keySet(), s -> Counter.builder("gridway.relay.read.bytes")
+        .description("frame bytes sent to readers, before compression").tag("source", s).register(metrics));
+    this.servedEvents = perSource(sources.keySet(), s -> Counter.builder("gridway.relay.read.events")
+        .description("events sent to readers").tag("source", s).register(metrics));
+  }
+
+  private static Map<String, Counter> perSource(Set<String> sources, Function<String, Counter> counter) {
+    return sources.stream().collect(Collectors.toUnmodifiableMap(Function.identity(), counter));
   }
 
   void started(EventsResponse response) {
@@ -85,10 +96,8 @@ final class ApiState {
 
   /** Frame bytes (before compression) and events sent to readers of a source. */
   void served(String source, long bytes, long events) {
-    servedBytes.computeIfAbsent(source, s -> Counter.builder("gridway.relay.read.bytes")
-        .description("frame bytes sent to readers, before compression").tag("source", s).register(metrics)).increment(bytes);
-    servedEvents.computeIfAbsent(source, s -> Counter.builder("gridway.relay.read.events")
-        .description("events sent to readers").tag("source", s).register(metrics)).increment(events);
+    servedBytes.get(source).increment(bytes);
+    servedEvents.get(source).increment(events);
   }
 
   /** One response sent, by endpoint and status. */
