@@ -3,6 +3,7 @@ package io.gridway.core.wire;
 import io.gridway.core.event.ChangeEvent;
 import io.gridway.core.event.Operation;
 import io.gridway.core.event.Scn;
+import io.gridway.core.event.Utf8Text;
 import io.gridway.core.schema.TableSchema;
 import io.gridway.core.wire.WireFormatException.Reason;
 import java.nio.ByteBuffer;
@@ -66,7 +67,7 @@ public final class EventView {
     originLength = c.u16("origin");
     originAt = c.take(originLength, "origin");
     origin = originLength == 0 ? "" : null;
-    if (!Utf8.isValid(buf, originAt, originAt + originLength)) {
+    if (!Utf8Text.isWellFormed(buf, originAt, originAt + originLength)) {
       throw c.malformed("origin is not well-formed UTF-8");
     }
     ddl = null;
@@ -75,7 +76,7 @@ public final class EventView {
       long length = c.u32("DDL");
       ddlAt = c.take(length, "DDL");
       ddlLength = (int) length;
-      if (!Utf8.isValid(buf, ddlAt, ddlAt + ddlLength)) {
+      if (!Utf8Text.isWellFormed(buf, ddlAt, ddlAt + ddlLength)) {
         throw c.malformed("DDL is not well-formed UTF-8");
       }
     }

@@ -1,5 +1,6 @@
 package io.gridway.core.wire;
 
+import io.gridway.core.event.Utf8Text;
 import io.gridway.core.wire.WireFormatException.Reason;
 import java.nio.ByteBuffer;
 
@@ -64,7 +65,7 @@ final class PayloadCursor {
 
   private String utf8(long length, String what) {
     int at = take(length, what);
-    if (!Utf8.isValid(buf, at, pos)) {
+    if (!Utf8Text.isWellFormed(buf, at, pos)) {
       throw malformed(what + " is not well-formed UTF-8");
     }
     return Utf8.decode(buf, at, (int) length);

@@ -2,6 +2,7 @@ package io.gridway.core.wire;
 
 import io.gridway.core.event.Bytes;
 import io.gridway.core.event.Row;
+import io.gridway.core.event.Utf8Text;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
@@ -96,7 +97,7 @@ public final class RowView {
         }
         at = p + 4;
         width = (int) length;
-        if (kind == ValueKind.STRING && !Utf8.isValid(buf, at, at + width)) {
+        if (kind == ValueKind.STRING && !Utf8Text.isWellFormed(buf, at, at + width)) {
           throw c.malformed("value of " + layout.columnName(i) + " is not well-formed UTF-8");
         }
         offsets[i] = at;

@@ -1,6 +1,5 @@
 package io.gridway.core.wire;
 
-import io.gridway.core.event.Utf8Text;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharsetEncoder;
@@ -21,12 +20,7 @@ import java.util.Locale;
 final class Utf8 {
   private Utf8() {}
 
-  /** Whether {@code buf[from, to)} is well-formed UTF-8 (see {@link Utf8Text#isWellFormed}). */
-  static boolean isValid(ByteBuffer buf, int from, int to) {
-    return Utf8Text.isWellFormed(buf, from, to);
-  }
-
-  /** Decodes bytes already checked by {@link #isValid}. */
+  /** Decodes bytes already checked by {@link io.gridway.core.event.Utf8Text#isWellFormed}. */
   static String decode(ByteBuffer buf, int from, int length) {
     if (length == 0) {
       return "";

@@ -3,6 +3,7 @@ package io.gridway.core.wire;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gridway.core.event.Utf8Text;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -18,7 +19,7 @@ class Utf8Test {
   @Property(tries = 1000)
   void validExactlyWhenTheJdkDecodesAndReencodesTheSameBytes(@ForAll @Size(max = 24) byte[] bytes) {
     boolean roundTrips = Arrays.equals(new String(bytes, StandardCharsets.UTF_8).getBytes(StandardCharsets.UTF_8), bytes);
-    assertThat(Utf8.isValid(ByteBuffer.wrap(bytes), 0, bytes.length)).isEqualTo(roundTrips);
+    assertThat(Utf8Text.isWellFormed(ByteBuffer.wrap(bytes), 0, bytes.length)).isEqualTo(roundTrips);
   }
 
   @Provide
@@ -33,7 +34,7 @@ class Utf8Test {
     byte[] expected = s.getBytes(StandardCharsets.UTF_8);
     assertThat(n).isEqualTo(expected.length);
     assertThat(Arrays.copyOfRange(out.array(), 3, 3 + n)).isEqualTo(expected);
-    assertThat(Utf8.isValid(out, 3, 3 + n)).isTrue();
+    assertThat(Utf8Text.isWellFormed(out, 3, 3 + n)).isTrue();
     assertThat(Utf8.decode(out, 3, n)).isEqualTo(s);
   }
 
@@ -87,6 +88,6 @@ class Utf8Test {
     for (int i = 0; i < values.length; i++) {
       bytes[i] = (byte) values[i];
     }
-    assertThat(Utf8.isValid(ByteBuffer.wrap(bytes), 0, bytes.length)).as(Arrays.toString(values)).isEqualTo(valid);
+    assertThat(Utf8Text.isWellFormed(ByteBuffer.wrap(bytes), 0, bytes.length)).as(Arrays.toString(values)).isEqualTo(valid);
   }
 }
