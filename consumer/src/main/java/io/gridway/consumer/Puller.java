@@ -50,7 +50,8 @@ final class Puller {
   private int rejections;
   private boolean stopped;
   private boolean paused;
-  private boolean responseEnded;
+  private boolean responseEnded; // while paused: finish the response on resume
+  private boolean responseKeepAlive;
   private RelayProblem streamError;
   private ScheduledFuture<?> reconnect;
 
@@ -193,6 +194,7 @@ final class Puller {
   void responseEnded(Channel c, boolean keepAlive) {
     if (paused) {
       responseEnded = true;
+      responseKeepAlive = keepAlive;
       return;
     }
     finishResponse(c, keepAlive);
@@ -321,11 +323,11 @@ final class Puller {
     if (c != channel) {
       return;
     }
+    // Reading goes back on (which also asks for the next read) before a response that ended while paused
+    // is finished: the next long-poll's answer comes on this connection.
+    c.config().setAutoRead(true);
     if (responseEnded) {
-      finishResponse(c, true);
-    } else {
-      c.config().setAutoRead(true);
-      c.read();
+      finishResponse(c, responseKeepAlive);
     }
   }
 
