@@ -30,15 +30,8 @@ class MemoryBoundIT {
     AtomicLong peakBuffer = new AtomicLong();
     try (RelayFixture relay = RelayFixture.start(1, "tables: 3, rowBytes: 1100, eventsPerSecond: 0, "
         + "minTransactionEvents: 1, maxTransactionEvents: 20, seed: 5, maxEvents: 40000")) {
-      ConsumerConfig config = new ConsumerConfig("src", "memory", List.of(relay.uri), List.of(0),
-          new ConsumerConfig.Pull(mode, null, new ByteSize(BUFFER), null, Duration.ofMillis(500), null,
-              Duration.ofSeconds(120), null),
-          new ConsumerConfig.Batch(1000, null, null, 4), null, null);
-      try (GridwayConsumer consumer = GridwayConsumer.builder(config).checkpointStore(new RecordingStore())
-          .handler(batch -> {
-            unblock.await();
-            applied.addAndGet(batch.eventCount());
-          }).build()) {
+      try (GridwayConsumer consumer = blockedConsumer(relay, new ConsumerConfig.Pull(mode, null, new ByteSize(BUFFER),
+          null, Duration.ofMillis(500), null, Duration.ofSeconds(120), null), 4, unblock, applied)) {
         consumer.start();
         await().atMost(Duration.ofSeconds(20)).until(() -> consumer.bufferedBytes() > BUFFER / 2);
         await().during(block).atMost(block.plusSeconds(30)).pollInterval(Duration.ofMillis(20)).until(() -> {
@@ -73,15 +66,9 @@ class MemoryBoundIT {
     AtomicLong applied = new AtomicLong();
     try (RelayFixture relay = RelayFixture.start(1, "tables: 3, rowBytes: 1100, eventsPerSecond: 0, "
         + "minTransactionEvents: 1, maxTransactionEvents: 4, seed: 7, maxEvents: 3000")) {
-      ConsumerConfig config = new ConsumerConfig("src", "memory", List.of(relay.uri), List.of(0),
-          new ConsumerConfig.Pull(ConsumerConfig.Mode.LONG_POLL, null, new ByteSize(16 << 10), new ByteSize(1024),
-              Duration.ofMillis(500), null, Duration.ofSeconds(120), null),
-          new ConsumerConfig.Batch(1000, null, null, 1), null, null);
-      try (GridwayConsumer consumer = GridwayConsumer.builder(config).checkpointStore(new RecordingStore())
-          .handler(batch -> {
-            unblock.await();
-            applied.addAndGet(batch.eventCount());
-          }).build()) {
+      try (GridwayConsumer consumer = blockedConsumer(relay, new ConsumerConfig.Pull(ConsumerConfig.Mode.LONG_POLL, null,
+          new ByteSize(16 << 10), new ByteSize(1024), Duration.ofMillis(500), null, Duration.ofSeconds(120), null), 1,
+          unblock, applied)) {
         consumer.start();
         await().atMost(Duration.ofSeconds(20)).until(() -> consumer.bufferedBytes() > (8 << 10));
         unblock.countDown();
@@ -90,5 +77,17 @@ class MemoryBoundIT {
         assertThat(applied.get()).isEqualTo(relay.eventsPublished());
       }
     }
+  }
+
+  /** A consumer of partition 0 whose handler waits for {@code unblock}, then counts what it applied. */
+  private static GridwayConsumer blockedConsumer(RelayFixture relay, ConsumerConfig.Pull pull, int lanes,
+      CountDownLatch unblock, AtomicLong applied) {
+    ConsumerConfig config = new ConsumerConfig("src", "memory", List.of(relay.uri), List.of(0), pull,
+        new ConsumerConfig.Batch(1000, null, null, lanes), null, null);
+    return GridwayConsumer.builder(config).checkpointStore(new RecordingStore())
+        .handler(batch -> {
+          unblock.await();
+          applied.addAndGet(batch.eventCount());
+        }).build();
   }
 }
