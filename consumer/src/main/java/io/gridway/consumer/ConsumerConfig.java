@@ -1,7 +1,6 @@
 package io.gridway.consumer;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import io.gridway.cluster.ZkConfig;
 import io.gridway.core.config.ByteSize;
 import java.net.URI;
 import java.time.Duration;
@@ -120,7 +119,8 @@ public record ConsumerConfig(
    *
    * @param zk the ZooKeeper connect string ({@code host:port[,host:port...]})
    * @param cluster the Helix cluster's name
-   * @param sessionTimeout the spectator's ZooKeeper session timeout (default 6s, as everywhere in the cluster)
+   * @param sessionTimeout the spectator's ZooKeeper session timeout, or null for the cluster's default (6s, as
+   *     everywhere in the cluster)
    */
   public record Discovery(@JsonProperty(required = true) String zk, @JsonProperty(required = true) String cluster,
       Duration sessionTimeout) {
@@ -132,8 +132,7 @@ public record ConsumerConfig(
         throw new IllegalArgumentException("discovery.cluster: '" + cluster
             + "' must be 1-100 of [A-Za-z0-9_.-], starting alphanumeric");
       }
-      sessionTimeout = sessionTimeout == null ? ZkConfig.DEFAULT_SESSION_TIMEOUT : sessionTimeout;
-      if (sessionTimeout.toMillis() < 1000) {
+      if (sessionTimeout != null && sessionTimeout.toMillis() < 1000) {
         throw new IllegalArgumentException("discovery.sessionTimeout: at least 1s, not " + sessionTimeout);
       }
     }

@@ -34,7 +34,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * }</pre>
  *
  * <p>With {@link ConsumerConfig#discovery()} the consumer finds the relays in the Helix cluster instead of a fixed
- * list, follows them as they join and leave, and fails over among those serving each partition.
+ * list, follows them as they join and leave, and fails over among those serving each partition: the consumer
+ * service passes its cluster view through {@link Builder#relayEndpoints} (this library has no ZooKeeper client).
  *
  * <p>Each partition is pulled, batched, applied and checkpointed independently. {@link #startPartition}
  * and {@link #stopPartition} may be called at any time, from any thread, concurrently and repeatedly
@@ -57,8 +58,11 @@ public final class GridwayConsumer implements AutoCloseable {
 
   private GridwayConsumer(Builder b) {
     this.config = b.config;
-    this.relays = config.isDiscovering() ? DiscoveredRelays.open(config.discovery(), config.source(), config.group())
-        : RelayEndpoints.fixed(config.relays());
+    if (config.isDiscovering() && b.relays == null) {
+      throw new IllegalArgumentException("discovery: finding relays in a cluster needs the consumer service's "
+          + "relayEndpoints (this library has no ZooKeeper client); give relays instead");
+    }
+    this.relays = b.relays != null ? b.relays : RelayEndpoints.fixed(config.relays());
     relays.onChange(() -> running.values().forEach(PartitionRunner::relaysChanged));
     this.pullers = new PullerResources(b.ioThreads, b.random);
     this.checkpointExecutor = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -230,6 +234,7 @@ public final class GridwayConsumer implements AutoCloseable {
     private CheckpointStore store;
     private BatchHandler handler;
     private Partitioner partitioner;
+    private RelayEndpoints relays;
     private MeterRegistry registry = new SimpleMeterRegistry();
     private Clock clock = Clock.systemUTC();
     private Random random = new Random();
@@ -261,6 +266,15 @@ public final class GridwayConsumer implements AutoCloseable {
     /** A custom micro-batch partitioner, instead of the one the config names. */
     public Builder partitioner(Partitioner custom) {
       this.partitioner = Objects.requireNonNull(custom, "partitioner");
+      return this;
+    }
+
+    /**
+     * Where the relays of each partition are found, instead of the config's fixed {@code relays} (the consumer
+     * service's cluster discovery). The consumer closes it when it stops.
+     */
+    public Builder relayEndpoints(RelayEndpoints endpoints) {
+      this.relays = Objects.requireNonNull(endpoints, "relayEndpoints");
       return this;
     }
 

@@ -5,13 +5,13 @@ import java.util.List;
 
 /**
  * Which relays serve a partition now, in failover order: the configured list ({@link #fixed}), or the relays a Helix
- * spectator sees ({@link DiscoveredRelays}). The one place pullers ask; they ask again on every (re)connect, so a
+ * spectator sees (the consumer service's discovery, given to {@link GridwayConsumer.Builder#relayEndpoints}). The one place pullers ask; they ask again on every (re)connect, so a
  * change is followed at the next connection, and {@link GridwayConsumer} tells them at once when the discovered set
  * changes.
  *
  * <p>Thread-safe.
  */
-interface RelayEndpoints extends AutoCloseable {
+public interface RelayEndpoints extends AutoCloseable {
   /** The relays serving {@code partition}, possibly none (they may come later). */
   List<URI> relays(int partition);
 

@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * For the tests of {@code io.gridway.consumer.jdbc}: real {@link Batch}es (wire-encoded and decoded, as the
+ * For the tests of {@code io.gridway.applier.jdbc}: real {@link Batch}es (wire-encoded and decoded, as the
  * runtime builds them) from core transactions of any tables. Batch and Window have package-private constructors.
  */
 public final class JdbcTestBatches {

@@ -9,9 +9,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /** A memory store that records every partition checkpoint written, to check they never go back. */
-final class RecordingStore implements CheckpointStore {
+public final class RecordingStore implements CheckpointStore {
   private final MemoryCheckpointStore delegate = new MemoryCheckpointStore();
-  final Map<Integer, List<Long>> written = new ConcurrentHashMap<>();
+  public final Map<Integer, List<Long>> written = new ConcurrentHashMap<>();
 
   @Override
   public List<Checkpoint> read(String group, int partition) {
@@ -33,7 +33,7 @@ final class RecordingStore implements CheckpointStore {
     }
   }
 
-  long latest(int partition) {
+  public long latest(int partition) {
     List<Long> list = written.get(partition);
     return list == null || list.isEmpty() ? -1 : list.get(list.size() - 1);
   }

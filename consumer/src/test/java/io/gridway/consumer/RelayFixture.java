@@ -18,13 +18,13 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /** An in-process relay with the synthetic source on a loopback port chosen by the OS. */
-final class RelayFixture implements AutoCloseable {
-  final Relay relay;
-  final URI uri;
+public final class RelayFixture implements AutoCloseable {
+  public final Relay relay;
+  public final URI uri;
   private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
   /** A window as the oracle sees it: the SCN and how many of its events belong to one partition. */
-  record Expected(long scn, int events) {}
+  public record Expected(long scn, int events) {}
 
   private RelayFixture(String yaml) throws InterruptedException {
     relay = new Relay(RelayConfig.parse(yaml, "test relay"), Clock.systemUTC());
@@ -33,7 +33,7 @@ final class RelayFixture implements AutoCloseable {
   }
 
   /** A relay of source {@code src} with the given synthetic settings (YAML flow mapping body). */
-  static RelayFixture start(int partitions, String synthetic) throws InterruptedException {
+  public static RelayFixture start(int partitions, String synthetic) throws InterruptedException {
     return new RelayFixture("""
         source:
           id: src
@@ -50,16 +50,16 @@ final class RelayFixture implements AutoCloseable {
         """.formatted(partitions, synthetic));
   }
 
-  long processedScn() {
+  public long processedScn() {
     return relay.buffer().processedScn();
   }
 
-  long eventsPublished() {
+  public long eventsPublished() {
     return relay.buffer().eventsPublished();
   }
 
   /** Reads the whole buffer unfiltered and splits it by partition: what each partition must receive. */
-  Map<Integer, List<Expected>> oracle() throws IOException, InterruptedException {
+  public Map<Integer, List<Expected>> oracle() throws IOException, InterruptedException {
     HttpClient client = HttpClient.newHttpClient();
     Map<Integer, List<Expected>> byPartition = new TreeMap<>();
     long since = 0;

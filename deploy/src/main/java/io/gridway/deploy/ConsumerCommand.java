@@ -1,7 +1,7 @@
 package io.gridway.deploy;
 
-import io.gridway.consumer.ConsumerMain;
-import io.gridway.consumer.ServiceConfig;
+import io.gridway.consumer.service.ConsumerMain;
+import io.gridway.consumer.service.ServiceConfig;
 import io.gridway.core.config.ConfigLoader;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;

@@ -2,7 +2,7 @@ package io.gridway.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gridway.consumer.ServiceConfig;
+import io.gridway.consumer.service.ServiceConfig;
 import io.gridway.core.config.ConfigLoader;
 import io.gridway.relay.RelayConfig;
 import java.nio.file.Path;

@@ -3,10 +3,10 @@ package io.gridway.perf;
 import io.gridway.consumer.BatchHandler;
 import io.gridway.consumer.GridwayConsumer;
 import io.gridway.consumer.PartitionStatus;
-import io.gridway.consumer.ServiceConfig;
+import io.gridway.consumer.service.ServiceConfig;
 import io.gridway.consumer.apply.NullApplier;
 import io.gridway.consumer.checkpoint.MemoryCheckpointStore;
-import io.gridway.consumer.jdbc.JdbcService;
+import io.gridway.applier.jdbc.JdbcService;
 import io.gridway.core.checkpoint.CheckpointStore;
 import io.gridway.core.config.ConfigException;
 import io.gridway.core.config.ConfigLoader;
@@ -42,7 +42,7 @@ public final class PerfConsumerMain {
 
   public static void main(String[] args) throws Exception {
     if (System.getProperty("logback.configurationFile") == null) {
-      System.setProperty("logback.configurationFile", "io/gridway/consumer/logback-service.xml");
+      System.setProperty("logback.configurationFile", "io/gridway/consumer/service/logback-service.xml");
     }
     if (args.length != 2 && args.length != 4 || !args[0].equals("--config")
         || args.length == 4 && !args[2].equals("--latency-column")) {

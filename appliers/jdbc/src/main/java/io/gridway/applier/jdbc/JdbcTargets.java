@@ -1,0 +1,57 @@
+package io.gridway.applier.jdbc;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.time.Duration;
+
+/**
+ * HikariCP pools set up per dialect: MariaDB sessions in UTC with a strict {@code sql_mode} that still accepts zero dates (so
+ * they replicate exactly, and out-of-range values fail instead of being clipped), bulk batches and server-side prepared statement caching; PostgreSQL with
+ * {@code reWriteBatchedInserts=true} (a JDBC batch of inserts becomes multi-row INSERTs). Auto-commit off.
+ *
+ * <p>Both end a transaction left idle longer than {@code idleTransactionTimeout} (PostgreSQL {@code
+ * idle_in_transaction_session_timeout}, MariaDB {@code idle_transaction_timeout}): an owner that is frozen (GC,
+ * SIGSTOP, a lost VM) mid-batch otherwise keeps its row locks, and its successor, which fencing already protects from
+ * its late commit, would stall on those locks until it came back. The applier itself never idles inside a transaction.
+ */
+public final class JdbcTargets {
+  private JdbcTargets() {}
+
+  /** How long a target transaction may sit idle before the server ends it, unless configured. */
+  public static final Duration DEFAULT_IDLE_TRANSACTION_TIMEOUT = Duration.ofSeconds(30);
+
+  public static HikariDataSource pool(SqlDialect dialect, String url, String user, String password, int size) {
+    return pool(dialect, url, user, password, size, DEFAULT_IDLE_TRANSACTION_TIMEOUT);
+  }
+
+  public static HikariDataSource pool(SqlDialect dialect, String url, String user, String password, int size,
+      Duration idleTransactionTimeout) {
+    HikariConfig c = new HikariConfig();
+    c.setJdbcUrl(url);
+    c.setUsername(user);
+    c.setPassword(password);
+    c.setMaximumPoolSize(size);
+    c.setMinimumIdle(1);
+    c.setAutoCommit(false);
+    c.setPoolName("gridway-jdbc-" + dialect.name());
+    c.setConnectionTimeout(5_000);
+    c.setInitializationFailTimeout(-1); // start even while the target is away; transactions retry
+    switch (dialect.name()) {
+      case "mariadb" -> {
+        // MySQL, which shares this dialect, has no such variable: the MariaDB-only comment keeps the statement valid there
+        c.setConnectionInitSql("SET SESSION sql_mode = 'STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION', time_zone = '+00:00'"
+            + " /*M!100300 , idle_transaction_timeout = " + Math.max(1, idleTransactionTimeout.toSeconds()) + " */");
+        c.addDataSourceProperty("useBulkStmts", "true");
+        c.addDataSourceProperty("cachePrepStmts", "true");
+        c.addDataSourceProperty("useServerPrepStmts", "true");
+      }
+      case "postgresql" -> {
+        c.addDataSourceProperty("reWriteBatchedInserts", "true");
+        c.addDataSourceProperty("prepareThreshold", "1");
+        c.setConnectionInitSql("SET idle_in_transaction_session_timeout = " + Math.max(1, idleTransactionTimeout.toMillis()));
+      }
+      default -> { }
+    }
+    return new HikariDataSource(c);
+  }
+}

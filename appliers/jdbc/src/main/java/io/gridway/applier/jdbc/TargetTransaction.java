@@ -1,0 +1,397 @@
+package io.gridway.applier.jdbc;
+
+import io.gridway.applier.jdbc.StatementCache.Kind;
+import io.gridway.core.event.Bytes;
+import io.gridway.core.event.ChangeEvent;
+import io.gridway.core.event.Operation;
+import io.gridway.core.event.Row;
+import io.gridway.core.schema.Column;
+import io.gridway.core.schema.TableSchema;
+import io.gridway.core.wire.EventJson;
+import io.gridway.policy.ApplyPolicy;
+import io.gridway.policy.ApplyRule;
+import io.gridway.policy.ConflictRule;
+import io.gridway.policy.ConflictStrategy;
+import io.gridway.policy.TableTarget;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * One target transaction of the {@link JdbcApplier}: row changes go into JDBC batches, one per statement, flushed when
+ * the statement changes (so the order of changes is kept) and before anything that reads or commits. Not thread-safe:
+ * one per (micro-)batch attempt.
+ */
+final class TargetTransaction implements AutoCloseable {
+  private static final Pattern DROP_TABLE = Pattern.compile("(?is)^\\s*(/\\*.*?\\*/\\s*)*DROP\\s+TABLE\\b.*");
+
+  private final JdbcApplier applier;
+  private final Connection c;
+  private final SqlDialect d;
+  private final ApplyPolicy policy;
+  private final Map<String, PreparedStatement> prepared = new HashMap<>();
+  private PreparedStatement pending;
+  private int pendingRows;
+  /** Keys upserted by the pending batch: PostgreSQL's rewritten multi-row upsert rejects a key twice. */
+  private final java.util.Set<List<Object>> pendingKeys = new java.util.HashSet<>();
+  /** Upserts held for multi-row statements (dialects whose driver would send a batch row by row), in order. */
+  private final List<Row> pendingUpserts = new ArrayList<>();
+  private int[] pendingUpsertBytes = new int[64];
+  private TableSchema upsertSchema;
+  private TableTarget upsertTarget;
+  /** Bound on the estimated size of one multi-row statement, well under MariaDB's default 16 MiB packet limit. */
+  private static final int MAX_STATEMENT_BYTES = 4 << 20;
+
+  TargetTransaction(JdbcApplier applier, Connection c) {
+    this.applier = applier;
+    this.c = c;
+    this.d = applier.dialect();
+    this.policy = applier.policy(); // once: a reloaded policy applies from the next transaction on
+  }
+
+  Connection connection() {
+    return c;
+  }
+
+  void apply(ChangeEvent e, int partition) throws SQLException {
+    ApplyRule rule = JdbcApplier.rule(policy, e.schema());
+    TableTarget target = rule.target();
+    TableSchema s = e.schema();
+    switch (e.op()) {
+      case TRUNCATE -> {
+        flush();
+        execute(applier.statements().get(s, target, Kind.TRUNCATE, null));
+      }
+      case SCHEMA_CHANGE -> schemaChange(e, target);
+      default -> {
+        ConflictRule conflict = rule.conflict();
+        if (conflict.strategy() == ConflictStrategy.SOURCE_WINS || !s.hasPrimaryKey()) {
+          sourceWins(e, target);
+        } else {
+          checked(e, target, conflict, partition);
+        }
+      }
+    }
+  }
+
+  /** The fast path: no reads, upserts and deletes by key (or by all columns without a key). */
+  private void sourceWins(ChangeEvent e, TableTarget t) throws SQLException {
+    TableSchema s = e.schema();
+    if (!s.hasPrimaryKey()) {
+      if (e.op() != Operation.INSERT) {
+        add(Kind.DELETE_ONE, s, t, e.before(), false);
+      }
+      if (e.op() != Operation.DELETE) {
+        add(Kind.INSERT, s, t, e.after(), false);
+      }
+      return;
+    }
+    switch (e.op()) {
+      case INSERT -> add(Kind.UPSERT, s, t, e.after(), false);
+      case DELETE -> add(Kind.DELETE_BY_KEY, s, t, e.before(), true);
+      case UPDATE -> {
+        if (!sameKey(s, e.before(), e.after())) { // a key change: delete + insert
+          add(Kind.DELETE_BY_KEY, s, t, e.before(), true);
+        }
+        add(Kind.UPSERT, s, t, e.after(), false);
+      }
+      default -> throw new IllegalStateException(e.op().toString());
+    }
+  }
+
+  private void checked(ChangeEvent e, TableTarget t, ConflictRule rule, int partition) throws SQLException {
+    flush();
+    TableSchema s = e.schema();
+    Row image = e.op() == Operation.INSERT ? e.after() : e.before();
+    Row newestSource = e.op() == Operation.DELETE ? e.before() : e.after();
+    String newest = rule.strategy() == ConflictStrategy.NEWEST_WINS ? rule.column() : null;
+    PreparedStatement probe = statement(applier.statements().get(s, t, Kind.PROBE, newest));
+    int i = 1;
+    for (int col = 0; col < s.columnCount(); col++) {
+      d.bind(probe, i++, s.column(col), image.get(col));
+    }
+    if (newest != null) {
+      int col = s.indexOf(newest);
+      d.bind(probe, i++, s.column(col), newestSource.get(col));
+    }
+    for (int k = 0; k < s.keySize(); k++) {
+      d.bind(probe, i++, s.column(s.keyIndex(k)), image.get(s.keyIndex(k)));
+    }
+    boolean exists;
+    boolean matches = false;
+    boolean newer = true;
+    try (ResultSet rs = probe.executeQuery()) {
+      exists = rs.next();
+      if (exists) {
+        matches = rs.getInt(1) == 1;
+        newer = rs.getInt(2) == 1;
+      }
+    }
+    String kind = null;
+    if (e.op() == Operation.INSERT && exists) {
+      kind = "insert-exists";
+    } else if (e.op() != Operation.INSERT && !exists) {
+      kind = "row-missing";
+    } else if (e.op() != Operation.INSERT && !matches) {
+      kind = "before-mismatch";
+    }
+    if (kind != null) {
+      applier.conflict(s, kind, rule.strategy());
+      switch (rule.strategy()) {
+        case TARGET_WINS -> {
+          return;
+        }
+        case NEWEST_WINS -> {
+          if (!newer) {
+            return;
+          }
+        }
+        case FAIL -> throw new ConflictException("conflict (" + kind + ") at SCN " + e.scn() + " on " + s.qualifiedName()
+            + " → " + t.qualifiedName() + ", key " + keyOf(s, image) + ": strategy fail");
+        case PARK -> {
+          park(e, t, rule, kind, partition, keyOf(s, image));
+          return;
+        }
+        default -> { }
+      }
+    }
+    sourceWins(e, t);
+    flush();
+  }
+
+  private void park(ChangeEvent e, TableTarget t, ConflictRule rule, String kind, int partition, String key)
+      throws SQLException {
+    String table = applier.deadLetterTable(c, rule.deadLetter());
+    PreparedStatement ps = statement(d.deadLetterInsert(table));
+    ps.setString(1, applier.config().group());
+    ps.setInt(2, partition);
+    ps.setLong(3, e.scn().value());
+    ps.setString(4, e.schema().qualifiedName());
+    ps.setString(5, t.qualifiedName());
+    ps.setString(6, e.op().name());
+    ps.setString(7, key);
+    ps.setString(8, kind + " (strategy " + rule.strategy().yamlName() + ")");
+    ps.setString(9, EventJson.toJson(e));
+    ps.setTimestamp(10, Timestamp.from(applier.clock().instant()));
+    ps.executeUpdate();
+  }
+
+  private static String keyOf(TableSchema s, Row row) {
+    List<String> parts = new ArrayList<>();
+    for (int k = 0; k < s.keySize(); k++) {
+      parts.add(s.primaryKey().get(k) + "=" + row.get(s.keyIndex(k)));
+    }
+    return String.join(", ", parts);
+  }
+
+  private static boolean sameKey(TableSchema s, Row a, Row b) {
+    for (int k = 0; k < s.keySize(); k++) {
+      if (!Objects.equals(a.get(s.keyIndex(k)), b.get(s.keyIndex(k)))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private void add(Kind kind, TableSchema s, TableTarget t, Row row, boolean keyOnly) throws SQLException {
+    PreparedStatement ps = statement(applier.statements().get(s, t, kind, null));
+    if (kind == Kind.UPSERT) {
+      List<Object> key = new ArrayList<>(s.keySize() + 1);
+      key.add(t.qualifiedName());
+      for (int k = 0; k < s.keySize(); k++) {
+        key.add(row.get(s.keyIndex(k)));
+      }
+      if (ps == pending && pendingKeys.contains(key)) {
+        flush();
+      }
+      if (ps != pending) {
+        flush();
+        pending = ps;
+      }
+      pendingKeys.add(key);
+      if (d.upsertRowsPerStatement(s) > 1) { // sent by flush() as multi-row statements
+        if (pendingUpserts.size() == pendingUpsertBytes.length) {
+          pendingUpsertBytes = java.util.Arrays.copyOf(pendingUpsertBytes, pendingUpsertBytes.length * 2);
+        }
+        pendingUpsertBytes[pendingUpserts.size()] = estimatedBytes(s, row);
+        pendingUpserts.add(row);
+        upsertSchema = s;
+        upsertTarget = t;
+        pendingRows++;
+        return;
+      }
+    } else if (ps != pending) {
+      flush();
+      pending = ps;
+    }
+    int i = 1;
+    if (keyOnly) {
+      for (int k = 0; k < s.keySize(); k++) {
+        d.bind(ps, i++, s.column(s.keyIndex(k)), row.get(s.keyIndex(k)));
+      }
+    } else {
+      for (int col = 0; col < s.columnCount(); col++) {
+        d.bind(ps, i++, s.column(col), row.get(col));
+      }
+    }
+    ps.addBatch();
+    pendingRows++;
+  }
+
+  /** Sends the pending JDBC batch, or the held upserts. */
+  void flush() throws SQLException {
+    if (!pendingUpserts.isEmpty()) {
+      sendUpserts();
+      applier.rowsWritten(pendingRows);
+    } else if (pending != null && pendingRows > 0) {
+      pending.executeBatch();
+      applier.rowsWritten(pendingRows);
+    }
+    pending = null;
+    pendingRows = 0;
+    pendingKeys.clear();
+    pendingUpserts.clear();
+  }
+
+  /**
+   * The held upserts as multi-row statements of the dialect's maximum row count, the rest in power-of-two counts (so a
+   * table needs at most eight statement texts), each statement under {@link #MAX_STATEMENT_BYTES}. Rows keep their
+   * order; a key twice in one statement is applied in order (MariaDB's {@code ON DUPLICATE KEY UPDATE}).
+   */
+  private void sendUpserts() throws SQLException {
+    int max = d.upsertRowsPerStatement(upsertSchema);
+    int columns = upsertSchema.columnCount();
+    for (int from = 0; from < pendingUpserts.size(); ) {
+      int rows = 0;
+      long bytes = 0;
+      while (from + rows < pendingUpserts.size() && rows < max
+          && (rows == 0 || bytes + pendingUpsertBytes[from + rows] <= MAX_STATEMENT_BYTES)) {
+        bytes += pendingUpsertBytes[from + rows];
+        rows++;
+      }
+      if (rows < max) {
+        rows = Integer.highestOneBit(rows);
+      }
+      PreparedStatement ps = statement(applier.statements().upsertRows(upsertSchema, upsertTarget, rows));
+      int i = 1;
+      for (int r = from; r < from + rows; r++) {
+        Row row = pendingUpserts.get(r);
+        for (int col = 0; col < columns; col++) {
+          d.bind(ps, i++, upsertSchema.column(col), row.get(col));
+        }
+      }
+      ps.executeUpdate();
+      from += rows;
+    }
+  }
+
+  /** A row's size in a statement, roughly: strings at 3 bytes a char (UTF-8), binaries as they are. */
+  private static int estimatedBytes(TableSchema s, Row row) {
+    long bytes = 0;
+    for (int col = 0; col < s.columnCount(); col++) {
+      Object v = row.get(col);
+      if (v instanceof String str) {
+        bytes += 3L * str.length() + 8;
+      } else if (v instanceof Bytes b) {
+        bytes += b.length() + 8;
+      } else {
+        bytes += 16;
+      }
+    }
+    return (int) Math.min(Integer.MAX_VALUE, bytes);
+  }
+
+  private PreparedStatement statement(String sql) throws SQLException {
+    PreparedStatement ps = prepared.get(sql);
+    if (ps == null) {
+      ps = c.prepareStatement(sql);
+      prepared.put(sql, ps);
+    }
+    return ps;
+  }
+
+  private void execute(String sql) throws SQLException {
+    try (Statement st = c.createStatement()) {
+      st.execute(sql);
+    }
+  }
+
+  // --- schema changes ----------------------------------------------------------------------------
+
+  /** Whether applying this event needs DDL that commits implicitly on this dialect. */
+  boolean implicitCommit(ChangeEvent e) {
+    return e.op() == Operation.SCHEMA_CHANGE && !d.transactionalDdl()
+        && applier.config().schemaChange() == JdbcApplierConfig.SchemaChangePolicy.APPLY;
+  }
+
+  private void schemaChange(ChangeEvent e, TableTarget t) throws SQLException {
+    flush();
+    switch (applier.config().schemaChange()) {
+      case IGNORE -> {
+        return;
+      }
+      case STOP -> throw new ConflictException("schema change at SCN " + e.scn() + " on " + e.schema().qualifiedName()
+          + " and the schema-change policy is stop: " + e.ddl());
+      default -> { }
+    }
+    String table = d.table(t.database(), t.table());
+    if (DROP_TABLE.matcher(e.ddl()).matches()) {
+      execute(d.dropTable(table));
+      return;
+    }
+    List<String> existing = targetColumns(t);
+    if (existing.isEmpty()) {
+      execute(d.createTable(table, e.schema()));
+      return;
+    }
+    Set<String> wanted = new java.util.HashSet<>();
+    for (Column col : e.schema().columns()) {
+      wanted.add(col.name());
+      if (!existing.contains(col.name())) {
+        execute(d.addColumn(table, col));
+      }
+    }
+    for (String old : existing) {
+      if (!wanted.contains(old)) {
+        execute(d.dropColumn(table, old));
+      }
+    }
+  }
+
+  private List<String> targetColumns(TableTarget t) throws SQLException {
+    List<String> names = new ArrayList<>();
+    String sql = "SELECT column_name FROM information_schema.columns WHERE table_schema = ? AND table_name = ?"
+        + " ORDER BY ordinal_position";
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      ps.setString(1, t.database());
+      ps.setString(2, t.table());
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          names.add(rs.getString(1));
+        }
+      }
+    }
+    return names;
+  }
+
+  @Override
+  public void close() {
+    for (PreparedStatement ps : prepared.values()) {
+      try {
+        ps.close();
+      } catch (SQLException ignored) {
+        // the connection goes back to the pool (or is evicted) anyway
+      }
+    }
+  }
+}

@@ -1,0 +1,173 @@
+package io.gridway.consumer.service;
+
+import io.gridway.consumer.BatchHandler;
+import io.gridway.consumer.PartitionStatus;
+import io.gridway.consumer.GridwayConsumer;
+import io.gridway.consumer.ConsumerConfig;
+import io.gridway.cluster.ClusterAdmin;
+import io.gridway.cluster.ConsumerParticipant;
+import io.gridway.cluster.GroupSpec;
+import io.gridway.cluster.ZkCheckpointStore;
+import io.gridway.cluster.ZkConfig;
+import io.gridway.consumer.apply.LoggingApplier;
+import io.gridway.consumer.apply.NullApplier;
+import io.gridway.consumer.checkpoint.FileCheckpointStore;
+import io.gridway.applier.jdbc.JdbcService;
+import io.gridway.core.checkpoint.CheckpointStore;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.IntStream;
+
+/**
+ * One consumer service, wired from a {@link ServiceConfig}: the checkpoint store (file, ZooKeeper, or the
+ * target's with the jdbc applier), the applier (null, logging or jdbc), the {@link GridwayConsumer} and, with
+ * a {@code cluster:} section, the {@link ConsumerParticipant} that makes Helix drive its partitions. {@link
+ * ConsumerMain} runs one per process; {@code gridway demo} runs two in one JVM.
+ *
+ * <p>{@link #create} checks the relays and prepares everything (so configuration problems surface before
+ * anything runs), {@link #start} starts the partitions or joins the cluster, {@link #stop} stops gracefully:
+ * in-flight batches finish and final checkpoints are written. Thread-safe; {@link #stop} is idempotent.
+ */
+public final class ConsumerService implements AutoCloseable {
+  private final ServiceConfig config;
+  private final CheckpointStore store;
+  private final JdbcService jdbc; // null unless applier.type is jdbc
+  private final GridwayConsumer consumer;
+  private final ConsumerParticipant participant; // null when standalone
+  private final AtomicBoolean stopped = new AtomicBoolean();
+
+  private ConsumerService(ServiceConfig config, CheckpointStore store, JdbcService jdbc, BatchHandler handler,
+      MeterRegistry meters) {
+    this.config = config;
+    this.store = store;
+    this.jdbc = jdbc;
+    GridwayConsumer.Builder builder = GridwayConsumer.builder(config.consumer()).checkpointStore(store).handler(handler)
+        .meterRegistry(meters);
+    if (config.consumer().isDiscovering()) {
+      builder.relayEndpoints(DiscoveredRelays.open(config.consumer().discovery(), config.consumer().source(),
+          config.consumer().group()));
+    }
+    this.consumer = builder.build();
+    this.participant = !config.isClustered() ? null
+        : new ConsumerParticipant(config.cluster().zkConfig(), config.cluster().name(), config.cluster().instance(),
+            config.cluster().endpoint(), Map.of(config.cluster().group(), new HelixPartitionOwner(consumer)), store);
+  }
+
+  /**
+   * Checks the relays, opens the checkpoint store and the applier and, in cluster mode, creates the consumer
+   * group if it does not exist. Starts nothing.
+   *
+   * @throws IllegalArgumentException naming the key of a setting that cannot be used (an unreachable relay, a
+   *     bad applier setting)
+   * @throws io.gridway.core.checkpoint.CheckpointException when the checkpoint store cannot be opened
+   */
+  public static ConsumerService create(ServiceConfig config, MeterRegistry meters) throws InterruptedException {
+    ConsumerConfig checked = config.consumer();
+    ZkConfig zk = null;
+    if (config.isClustered()) {
+      checked = checked.withPartitions(IntStream.range(0, config.cluster().partitions()).boxed().toList());
+      zk = config.cluster().zkConfig();
+    }
+    RelayPreflight.check(checked, Duration.ofSeconds(3));
+    CheckpointStore store;
+    JdbcService jdbc = null;
+    BatchHandler handler;
+    if (config.applier().type().equals("jdbc")) { // checkpoints in the target, in the data's transactions
+      jdbc = JdbcService.start(checked, config.applier().jdbc(), meters);
+      store = jdbc.store();
+      handler = jdbc.applier();
+    } else {
+      store = zk != null ? ZkCheckpointStore.open(zk, config.cluster().name(), Clock.systemUTC())
+          : new FileCheckpointStore(config.checkpoints().dir());
+      handler = applier(config.applier());
+    }
+    if (zk != null) {
+      try (ClusterAdmin admin = new ClusterAdmin(zk, config.cluster().name())) {
+        admin.init();
+        admin.createOrUpdateGroup(new GroupSpec(config.cluster().group(), config.cluster().partitions(),
+            config.cluster().replicas()));
+      }
+    }
+    return new ConsumerService(config, store, jdbc, handler, meters);
+  }
+
+  /** Starts the configured partitions, or joins the cluster (the controller then assigns partitions). */
+  public void start() {
+    if (participant != null) {
+      participant.start();
+    } else {
+      consumer.start();
+    }
+  }
+
+  /** What runs, for the start-up line: the source and its partitions, or its group, cluster and instance. */
+  public String description() {
+    return participant != null
+        ? "source " + config.consumer().source() + ", group " + config.cluster().group() + " of cluster "
+            + config.cluster().name() + " as " + config.cluster().instance()
+        : "source " + config.consumer().source() + ", partitions " + config.consumer().partitions();
+  }
+
+  /** The partitions this service runs now (in cluster mode: those it leads or led) and their state. */
+  public Map<Integer, PartitionStatus> statuses() {
+    return consumer.statuses();
+  }
+
+  /** A partition that stopped on an error retrying does not fix, if any. */
+  public Optional<PartitionStatus> failure() {
+    return consumer.statuses().values().stream().filter(s -> s.state() == PartitionStatus.State.FAILED).findFirst();
+  }
+
+  /**
+   * Leaves the cluster (releasing every partition it leads: each stops and records its checkpoint), stops the
+   * remaining partitions and closes the store and the JDBC pool. Idempotent.
+   */
+  public void stop() {
+    if (!stopped.compareAndSet(false, true)) {
+      return;
+    }
+    if (participant != null) {
+      participant.close();
+    }
+    consumer.stop();
+    if (participant != null) {
+      store.close();
+    }
+    if (jdbc != null) {
+      jdbc.close();
+    }
+  }
+
+  @Override
+  public void close() {
+    stop();
+  }
+
+  private static BatchHandler applier(ServiceConfig.Applier applier) {
+    if (applier.type().equals("null")) {
+      return new NullApplier();
+    }
+    OutputStream out;
+    if (applier.output().equals("-")) {
+      out = System.out;
+    } else {
+      try {
+        out = new BufferedOutputStream(Files.newOutputStream(Path.of(applier.output()), StandardOpenOption.CREATE,
+            StandardOpenOption.APPEND), 1 << 16);
+      } catch (IOException e) {
+        throw new IllegalArgumentException("applier.output: cannot open " + applier.output() + ": " + e.getMessage(), e);
+      }
+    }
+    return new LoggingApplier(out);
+  }
+}

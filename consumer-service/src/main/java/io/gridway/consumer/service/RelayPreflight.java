@@ -1,0 +1,105 @@
+package io.gridway.consumer.service;
+
+import io.gridway.consumer.ConsumerConfig;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Checks a configuration against the relays before a service starts: at least one relay answers {@code
+ * /v1/sources}, it serves the source, and the source has the configured partitions. Turns an unreachable
+ * URL, a misspelt source or a partition that does not exist into an error naming the key, at start-up,
+ * instead of a partition that retries forever. (The library itself retries: a relay may come later.)
+ *
+ * <p>Stateless; each call makes its own requests.
+ */
+final class RelayPreflight {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private RelayPreflight() {}
+
+  /**
+   * Throws {@link IllegalArgumentException} naming the key when the relays cannot serve this config. With discovery
+   * there is nothing to check here: relays are found in the cluster and may join later.
+   */
+  static void check(ConsumerConfig config, Duration timeout) throws InterruptedException {
+    if (config.isDiscovering()) {
+      return;
+    }
+    HttpClient client = HttpClient.newBuilder().connectTimeout(timeout).build();
+    List<String> unreachable = new ArrayList<>();
+    for (URI relay : config.relays()) {
+      JsonNode sources;
+      try {
+        HttpResponse<String> response = client.send(HttpRequest.newBuilder(relay.resolve("/v1/sources")).timeout(timeout)
+            .GET().build(), HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 200) {
+          unreachable.add(relay + " (HTTP " + response.statusCode() + " from /v1/sources)");
+          continue;
+        }
+        sources = JSON.readTree(response.body()).path("sources");
+      } catch (IOException e) {
+        unreachable.add(relay + " (" + describe(e) + ")");
+        continue;
+      }
+      checkSource(config, relay, sources);
+      return;
+    }
+    throw new IllegalArgumentException("relays: no relay is reachable: " + String.join(", ", unreachable));
+  }
+
+  private static String describe(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof java.net.ConnectException && (t.getMessage() == null || t.getMessage().isBlank())) {
+        return "cannot connect: refused or unreachable";
+      }
+      if (t.getMessage() != null && !t.getMessage().isBlank()) {
+        return t.getMessage();
+      }
+    }
+    return e.getClass().getSimpleName();
+  }
+
+  private static void checkSource(ConsumerConfig config, URI relay, JsonNode sources) {
+    List<String> names = new ArrayList<>();
+    for (JsonNode source : sources) {
+      String id = source.path("source").asText(source.path("id").asText(""));
+      names.add(id);
+      if (!id.equals(config.source())) {
+        continue;
+      }
+      Set<Integer> served = served(source.path("partitions"));
+      for (int p : config.partitions()) {
+        if (!served.contains(p)) {
+          throw new IllegalArgumentException("partitions: source '" + config.source() + "' on " + relay
+              + " has no partition " + p + " (it serves " + new TreeSet<>(served) + ")");
+        }
+      }
+      return;
+    }
+    throw new IllegalArgumentException("source: relay " + relay + " serves no source '" + config.source()
+        + "' (it serves " + names + ")");
+  }
+
+  /** The partitions a source's {@code partitions} list ({@code [{"partition": 3, "newestScn": …}, …]}) names. */
+  static Set<Integer> served(JsonNode partitions) {
+    if (!partitions.isArray()) {
+      throw new IllegalArgumentException("the relay's /v1/sources answer has no partitions list (is it an older relay?)");
+    }
+    Set<Integer> served = new HashSet<>();
+    for (JsonNode p : partitions) {
+      served.add(p.path("partition").asInt(-1));
+    }
+    return served;
+  }
+}

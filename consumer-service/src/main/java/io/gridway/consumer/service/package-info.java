@@ -1,0 +1,2 @@
+/** The consumer service: the library wired from a YAML file with an applier, Helix ownership, relay discovery and {@code main}. */
+package io.gridway.consumer.service;

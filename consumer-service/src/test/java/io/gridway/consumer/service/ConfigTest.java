@@ -1,0 +1,92 @@
+package io.gridway.consumer.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.gridway.consumer.ConsumerConfig;
+import io.gridway.core.config.ConfigException;
+import io.gridway.core.config.ConfigLoader;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class ConfigTest {
+  private static final String GOOD = """
+      consumer:
+        source: orders
+        relays: [http://127.0.0.1:8080, http://127.0.0.1:8081]
+        partitions: [0, 1]
+        pull: {mode: stream, compression: lz4, bufferBytes: 16MiB, waitTime: 2s}
+        batch: {maxEvents: 1000, maxBytes: 4MiB, maxWait: 10ms, maxInFlight: 2}
+        microBatch: {count: 4, partitioner: column-value, column: tenant_id}
+        retry: {maxAttempts: 3, backoff: 50ms, maxBackoff: 1s}
+      checkpoints:
+        dir: /tmp/checkpoints
+      applier:
+        type: logging
+      """;
+
+  private static ServiceConfig parse(String yaml) {
+    return ConfigLoader.parse(yaml, "consumer.yml", ServiceConfig.class);
+  }
+
+  @Test
+  void aFullConfigLoads() {
+    ServiceConfig config = parse(GOOD);
+    assertThat(config.consumer().pull().mode()).isEqualTo(ConsumerConfig.Mode.STREAM);
+    assertThat(config.consumer().pull().bufferBytes().bytes()).isEqualTo(16L << 20);
+    assertThat(config.consumer().pull().idleTimeout()).isEqualTo(Duration.ofSeconds(12));
+    assertThat(config.consumer().microBatch().count()).isEqualTo(4);
+    assertThat(config.consumer().group()).isEqualTo("default");
+    assertThat(config.applier().output()).isEqualTo("-");
+  }
+
+  @Test
+  void anUnknownKeyIsRejectedByName() {
+    assertThatThrownBy(() -> parse(GOOD.replace("maxInFlight: 2", "maxInflight: 2")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("consumer.yml:6")
+        .hasMessageContaining("consumer.batch.maxInflight")
+        .hasMessageContaining("unknown key 'maxInflight'")
+        .hasMessageContaining("maxInFlight");
+  }
+
+  @Test
+  void negativeSizesAreRejectedNamingTheKey() {
+    assertThatThrownBy(() -> parse(GOOD.replace("bufferBytes: 16MiB", "bufferBytes: -1")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("bufferBytes");
+    assertThatThrownBy(() -> parse(GOOD.replace("maxEvents: 1000", "maxEvents: -5")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("batch.maxEvents: must be positive, was -5");
+    assertThatThrownBy(() -> parse(GOOD.replace("maxBytes: 4MiB", "maxBytes: 0")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("batch.maxBytes: must be positive");
+    assertThatThrownBy(() -> parse(GOOD.replace("waitTime: 2s", "waitTime: -2s")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("waitTime");
+  }
+
+  @Test
+  void badValuesNameTheirKey() {
+    assertThatThrownBy(() -> parse(GOOD.replace("partitions: [0, 1]", "partitions: [0, 70000]")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("partitions: 70000 out of range 0..65535");
+    assertThatThrownBy(() -> parse(GOOD.replace("http://127.0.0.1:8081", "ftp://x")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("relays: 'ftp://x' is not an http://host:port URL");
+    assertThatThrownBy(() -> parse(GOOD.replace("column: tenant_id", "column: ''")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("microBatch.column: required");
+    assertThatThrownBy(() -> parse(GOOD.replace("compression: lz4", "compression: brotli")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("pull.compression: 'brotli' is not one of");
+    assertThatThrownBy(() -> parse(GOOD.replace("mode: stream", "mode: push")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("'push' is not one of long-poll, stream");
+    assertThatThrownBy(() -> parse(GOOD.replace("type: logging", "type: kafka")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("applier.type: 'kafka' is not one of null, logging");
+    assertThatThrownBy(() -> parse(GOOD.replace("  source: orders\n", "")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("source");
+    assertThatThrownBy(() -> parse(GOOD.replace("checkpoints:\n  dir: /tmp/checkpoints\n", "")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("checkpoints");
+  }
+
+  @Test
+  void theRelaysPartitionListIsRead() throws Exception {
+    com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+    assertThat(RelayPreflight.served(json.readTree("[{\"partition\":0,\"newestScn\":null},{\"partition\":5,\"newestScn\":\"42\"}]")))
+        .containsExactlyInAnyOrder(0, 5);
+    assertThatThrownBy(() -> RelayPreflight.served(json.readTree("\"0-7\""))).hasMessageContaining("no partitions list");
+  }
+}

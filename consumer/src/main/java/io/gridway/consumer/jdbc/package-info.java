@@ -1,2 +1,0 @@
-/** The JDBC applier: MariaDB/MySQL, PostgreSQL and Phoenix targets, exactly-once checkpoints, conflicts. */
-package io.gridway.consumer.jdbc;
