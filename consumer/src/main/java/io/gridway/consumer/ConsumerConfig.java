@@ -119,11 +119,13 @@ public record ConsumerConfig(
    *
    * @param zk the ZooKeeper connect string ({@code host:port[,host:port...]})
    * @param cluster the Helix cluster's name
-   * @param sessionTimeout the spectator's ZooKeeper session timeout, or null for the cluster's default (6s, as
-   *     everywhere in the cluster)
+   * @param sessionTimeout the spectator's ZooKeeper session timeout (default 6s, as everywhere in the cluster)
    */
   public record Discovery(@JsonProperty(required = true) String zk, @JsonProperty(required = true) String cluster,
       Duration sessionTimeout) {
+    /** The cluster module's ZkConfig default; this library has no ZooKeeper client to take it from. */
+    public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(6);
+
     public Discovery {
       if (zk == null || zk.isBlank()) {
         throw new IllegalArgumentException("discovery.zk: required, the ZooKeeper connect string (host:port[,host:port...])");
@@ -132,7 +134,8 @@ public record ConsumerConfig(
         throw new IllegalArgumentException("discovery.cluster: '" + cluster
             + "' must be 1-100 of [A-Za-z0-9_.-], starting alphanumeric");
       }
-      if (sessionTimeout != null && sessionTimeout.toMillis() < 1000) {
+      sessionTimeout = sessionTimeout == null ? DEFAULT_SESSION_TIMEOUT : sessionTimeout;
+      if (sessionTimeout.toMillis() < 1000) {
         throw new IllegalArgumentException("discovery.sessionTimeout: at least 1s, not " + sessionTimeout);
       }
     }
