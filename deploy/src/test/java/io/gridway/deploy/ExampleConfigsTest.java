@@ -15,7 +15,7 @@ class ExampleConfigsTest {
   @Test
   void relayExampleLoadsAsAMysqlSource() {
     RelayConfig config = RelayConfig.load(CONF.resolve("relay.yaml"));
-    assertThat(config.source().mysql()).isNotNull();
+    assertThat(config.source().settings(io.gridway.fetcher.mysql.MysqlFetcherConfig.class)).isNotNull();
     assertThat(config.source().id()).isEqualTo("shop");
     assertThat(config.source().partitions()).isEqualTo(16);
   }

@@ -16,7 +16,7 @@ class RelayConfigTest {
     assertThat(config.buffer().maxWindow().bytes()).isEqualTo(256L << 20);
     assertThat(config.http().host()).isEqualTo("127.0.0.1");
     assertThat(config.http().limits().maxStreams()).isEqualTo(64);
-    assertThat(config.source().synthetic().rowBytes()).isEqualTo(1100);
+    assertThat(config.source().settings(io.gridway.relay.source.SyntheticConfig.class).rowBytes()).isEqualTo(1100);
   }
 
   @Test
@@ -46,7 +46,7 @@ class RelayConfigTest {
         """, "relay.yaml");
     assertThat(config.buffer().capacity().bytes()).isEqualTo(2L << 30);
     assertThat(config.http().stream().heartbeat().toMillis()).isEqualTo(500);
-    assertThat(config.source().synthetic().maxEvents()).isEqualTo(480_000);
+    assertThat(config.source().settings(io.gridway.relay.source.SyntheticConfig.class).maxEvents()).isEqualTo(480_000);
   }
 
   @Test
@@ -86,7 +86,7 @@ class RelayConfigTest {
           reloadInterval: 2s
         """, "relay.yaml");
     assertThat(config.source().id()).isEqualTo("shop");
-    assertThat(config.source().mysql().port()).isEqualTo(3306);
+    assertThat(config.source().settings(io.gridway.fetcher.mysql.MysqlFetcherConfig.class).port()).isEqualTo(3306);
     assertThat(config.replay().toMinutes()).isEqualTo(5);
     assertThat(config.positionFlush().toMillis()).isEqualTo(200);
     assertThat(config.policy().files()).containsExactly("/etc/gridway/fetch.yaml");
@@ -95,7 +95,18 @@ class RelayConfigTest {
 
   @Test
   void sourceKindsAndReplayAreChecked() {
-    assertThatThrownBy(() -> RelayConfig.parse("source:\n  id: x\n", "r.yaml")).hasMessageContaining("exactly one of synthetic and mysql");
+    assertThatThrownBy(() -> RelayConfig.parse("source:\n  id: x\n", "r.yaml"))
+        .hasMessageContaining("type: required, one of mysql, synthetic");
+    assertThatThrownBy(() -> RelayConfig.parse("source:\n  id: x\n  synthetic: {}\n  mysql: {source: x, host: h, user: u, "
+        + "passwordEnv: P, serverId: 1}\n", "r.yaml")).hasMessageContaining("give one of mysql, synthetic, not both");
+    assertThatThrownBy(() -> RelayConfig.parse("source:\n  id: x\n  type: oracle\n", "r.yaml"))
+        .hasMessageContaining("source.type: 'oracle' is not one of mysql, synthetic");
+    assertThatThrownBy(() -> RelayConfig.parse("source:\n  id: x\n  type: mysql\n", "r.yaml"))
+        .hasMessageContaining("source.mysql").hasMessageContaining("required");
+    assertThatThrownBy(() -> RelayConfig.parse("source:\n  id: x\n  synthetc: {}\n", "r.yaml"))
+        .hasMessageStartingWith("r.yaml:3:3: source.synthetc: unknown key 'synthetc'").hasMessageContaining("synthetic");
+    assertThatThrownBy(() -> RelayConfig.parse("source:\n  id: x\n  synthetic: {rowBites: 10}\n", "r.yaml"))
+        .hasMessageContaining("source.synthetic").hasMessageContaining("unknown key 'rowBites'");
     assertThatThrownBy(() -> RelayConfig.parse("""
         source:
           id: other

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonMappingException.Reference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
 import java.util.ArrayList;
 import java.util.List;
@@ -63,6 +64,22 @@ final class UnknownKeyFinder {
       }
       return null;
     }
+    PluginSectionsDeserializer<?> sections = pluginSections(type.getRawClass());
+    if (sections != null && node.isObject()) {
+      for (Map.Entry<String, JsonNode> entry : node.properties()) {
+        path.add(new Reference(null, entry.getKey()));
+        Class<?> valueType = sections.keyType(entry.getKey());
+        if (valueType == null) {
+          return new Unknown(List.copyOf(path), entry.getKey(), new TreeSet<>(sections.knownKeys()));
+        }
+        Unknown found = walk(entry.getValue(), mapper.constructType(valueType), path);
+        if (found != null) {
+          return found;
+        }
+        path.remove(path.size() - 1);
+      }
+      return null;
+    }
     if (!type.isRecordType() || !node.isObject()) {
       return null;
     }
@@ -85,6 +102,19 @@ final class UnknownKeyFinder {
       path.remove(path.size() - 1);
     }
     return null;
+  }
+
+  /** The plugin-section reader a config record names with {@code @JsonDeserialize(using = ...)}, or null. */
+  private static PluginSectionsDeserializer<?> pluginSections(Class<?> type) {
+    JsonDeserialize annotation = type.getAnnotation(JsonDeserialize.class);
+    if (annotation == null || !PluginSectionsDeserializer.class.isAssignableFrom(annotation.using())) {
+      return null;
+    }
+    try {
+      return (PluginSectionsDeserializer<?>) annotation.using().getConstructor().newInstance();
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException(annotation.using().getName() + " needs a public no-argument constructor", e);
+    }
   }
 
   private static BeanPropertyDefinition property(BeanDescription description, String name) {
