@@ -146,8 +146,7 @@ class KillNineIT {
         checkpoints:
           dir: %s
         applier:
-          type: logging
-          output: %s
+          logging: {output: %s}
         """.formatted(GROUP, relay.uri, dir.resolve("checkpoints"), out));
     return new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
         "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), ConsumerMain.class.getName(),

@@ -1,12 +1,11 @@
 package io.gridway.perf;
 
-import io.gridway.consumer.BatchHandler;
 import io.gridway.consumer.GridwayConsumer;
 import io.gridway.consumer.PartitionStatus;
 import io.gridway.consumer.service.ServiceConfig;
-import io.gridway.consumer.apply.NullApplier;
+import io.gridway.consumer.apply.Applier;
+import io.gridway.consumer.apply.ApplierContext;
 import io.gridway.consumer.checkpoint.MemoryCheckpointStore;
-import io.gridway.applier.jdbc.JdbcService;
 import io.gridway.core.checkpoint.CheckpointStore;
 import io.gridway.core.config.ConfigException;
 import io.gridway.core.config.ConfigLoader;
@@ -57,25 +56,10 @@ public final class PerfConsumerMain {
       System.exit(2);
       return;
     }
-    CheckpointStore store;
-    BatchHandler applier;
-    switch (config.applier().type()) {
-      case "null" -> {
-        store = new MemoryCheckpointStore();
-        applier = new NullApplier();
-      }
-      case "jdbc" -> {
-        JdbcService jdbc = JdbcService.start(config.consumer(), config.applier().jdbc(), new SimpleMeterRegistry());
-        store = jdbc.store();
-        applier = jdbc.applier();
-      }
-      default -> {
-        System.err.println("applier.type: a perf consumer applies with null or jdbc, not " + config.applier().type());
-        System.exit(2);
-        return;
-      }
-    }
-    MeasuringHandler handler = new MeasuringHandler(applier, args.length == 4 ? args[3] : null);
+    // checkpoints stay in memory unless the applier keeps them in its target (jdbc: exactly-once, as in production)
+    Applier applier = config.applier().open(new ApplierContext(config.consumer(), new SimpleMeterRegistry()));
+    CheckpointStore store = applier.checkpointStore().orElseGet(MemoryCheckpointStore::new);
+    MeasuringHandler handler = new MeasuringHandler(applier.handler(), args.length == 4 ? args[3] : null);
     GridwayConsumer consumer = GridwayConsumer.builder(config.consumer()).checkpointStore(store).handler(handler).build();
     AtomicLong endScn = readCommandsFromStdin(handler);
     consumer.start();

@@ -1,6 +1,5 @@
 package io.gridway.consumer.service;
 
-import io.gridway.consumer.BatchHandler;
 import io.gridway.consumer.PartitionStatus;
 import io.gridway.consumer.GridwayConsumer;
 import io.gridway.consumer.ConsumerConfig;
@@ -9,18 +8,11 @@ import io.gridway.cluster.ConsumerParticipant;
 import io.gridway.cluster.GroupSpec;
 import io.gridway.cluster.ZkCheckpointStore;
 import io.gridway.cluster.ZkConfig;
-import io.gridway.consumer.apply.LoggingApplier;
-import io.gridway.consumer.apply.NullApplier;
+import io.gridway.consumer.apply.Applier;
+import io.gridway.consumer.apply.ApplierContext;
 import io.gridway.consumer.checkpoint.FileCheckpointStore;
-import io.gridway.applier.jdbc.JdbcService;
 import io.gridway.core.checkpoint.CheckpointStore;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.io.BufferedOutputStream;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -30,7 +22,7 @@ import java.util.stream.IntStream;
 
 /**
  * One consumer service, wired from a {@link ServiceConfig}: the checkpoint store (file, ZooKeeper, or the
- * target's with the jdbc applier), the applier (null, logging or jdbc), the {@link GridwayConsumer} and, with
+ * target's with the jdbc applier), the applier (any installed one: null, logging, jdbc, ...), the {@link GridwayConsumer} and, with
  * a {@code cluster:} section, the {@link ConsumerParticipant} that makes Helix drive its partitions. {@link
  * ConsumerMain} runs one per process; {@code gridway demo} runs two in one JVM.
  *
@@ -41,17 +33,17 @@ import java.util.stream.IntStream;
 public final class ConsumerService implements AutoCloseable {
   private final ServiceConfig config;
   private final CheckpointStore store;
-  private final JdbcService jdbc; // null unless applier.type is jdbc
+  private final Applier applier;
   private final GridwayConsumer consumer;
   private final ConsumerParticipant participant; // null when standalone
   private final AtomicBoolean stopped = new AtomicBoolean();
 
-  private ConsumerService(ServiceConfig config, CheckpointStore store, JdbcService jdbc, BatchHandler handler,
-      MeterRegistry meters) {
+  private ConsumerService(ServiceConfig config, CheckpointStore store, Applier applier, MeterRegistry meters) {
     this.config = config;
     this.store = store;
-    this.jdbc = jdbc;
-    GridwayConsumer.Builder builder = GridwayConsumer.builder(config.consumer()).checkpointStore(store).handler(handler)
+    this.applier = applier;
+    GridwayConsumer.Builder builder = GridwayConsumer.builder(config.consumer()).checkpointStore(store)
+        .handler(applier.handler())
         .meterRegistry(meters);
     if (config.consumer().isDiscovering()) {
       builder.relayEndpoints(DiscoveredRelays.open(config.consumer().discovery(), config.consumer().source(),
@@ -72,25 +64,15 @@ public final class ConsumerService implements AutoCloseable {
    * @throws io.gridway.core.checkpoint.CheckpointException when the checkpoint store cannot be opened
    */
   public static ConsumerService create(ServiceConfig config, MeterRegistry meters) throws InterruptedException {
-    ConsumerConfig checked = config.consumer();
-    ZkConfig zk = null;
-    if (config.isClustered()) {
-      checked = checked.withPartitions(IntStream.range(0, config.cluster().partitions()).boxed().toList());
-      zk = config.cluster().zkConfig();
-    }
+    ConsumerConfig checked = !config.isClustered() ? config.consumer()
+        : config.consumer().withPartitions(IntStream.range(0, config.cluster().partitions()).boxed().toList());
+    ZkConfig zk = config.isClustered() ? config.cluster().zkConfig() : null;
     RelayPreflight.check(checked, Duration.ofSeconds(3));
-    CheckpointStore store;
-    JdbcService jdbc = null;
-    BatchHandler handler;
-    if (config.applier().type().equals("jdbc")) { // checkpoints in the target, in the data's transactions
-      jdbc = JdbcService.start(checked, config.applier().jdbc(), meters);
-      store = jdbc.store();
-      handler = jdbc.applier();
-    } else {
-      store = zk != null ? ZkCheckpointStore.open(zk, config.cluster().name(), Clock.systemUTC())
-          : new FileCheckpointStore(config.checkpoints().dir());
-      handler = applier(config.applier());
-    }
+    Applier applier = config.applier().open(new ApplierContext(checked, meters));
+    // an applier such as jdbc keeps checkpoints in the target, in the data's transactions
+    CheckpointStore store = applier.checkpointStore().orElseGet(() -> zk != null
+        ? ZkCheckpointStore.open(zk, config.cluster().name(), Clock.systemUTC())
+        : new FileCheckpointStore(config.checkpoints().dir()));
     if (zk != null) {
       try (ClusterAdmin admin = new ClusterAdmin(zk, config.cluster().name())) {
         admin.init();
@@ -98,7 +80,7 @@ public final class ConsumerService implements AutoCloseable {
             config.cluster().replicas()));
       }
     }
-    return new ConsumerService(config, store, jdbc, handler, meters);
+    return new ConsumerService(config, store, applier, meters);
   }
 
   /** Starts the configured partitions, or joins the cluster (the controller then assigns partitions). */
@@ -143,31 +125,11 @@ public final class ConsumerService implements AutoCloseable {
     if (participant != null) {
       store.close();
     }
-    if (jdbc != null) {
-      jdbc.close();
-    }
+    applier.close();
   }
 
   @Override
   public void close() {
     stop();
-  }
-
-  private static BatchHandler applier(ServiceConfig.Applier applier) {
-    if (applier.type().equals("null")) {
-      return new NullApplier();
-    }
-    OutputStream out;
-    if (applier.output().equals("-")) {
-      out = System.out;
-    } else {
-      try {
-        out = new BufferedOutputStream(Files.newOutputStream(Path.of(applier.output()), StandardOpenOption.CREATE,
-            StandardOpenOption.APPEND), 1 << 16);
-      } catch (IOException e) {
-        throw new IllegalArgumentException("applier.output: cannot open " + applier.output() + ": " + e.getMessage(), e);
-      }
-    }
-    return new LoggingApplier(out);
   }
 }

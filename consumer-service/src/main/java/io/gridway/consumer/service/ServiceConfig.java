@@ -2,12 +2,9 @@ package io.gridway.consumer.service;
 
 import io.gridway.consumer.ConsumerConfig;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import io.gridway.applier.jdbc.JdbcTargetConfig;
 import io.gridway.cluster.ZkConfig;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import java.util.Locale;
 
 /**
  * The consumer service's YAML file ({@code ConsumerMain --config consumer.yml}): the library's config plus
@@ -21,10 +18,9 @@ import java.util.Locale;
  *   partitions: [0, 1, 2]
  * checkpoints:
  *   dir: /var/lib/gridway/checkpoints
- * applier:
- *   type: logging      # null | logging | jdbc
- *   output: events.jsonl   # logging only; "-" for standard output
- *   jdbc: {url: jdbc:postgresql://db/warehouse, user: gridway, passwordFile: /run/secrets/pw}   # jdbc only
+ * applier:             # an installed applier's section (type: may name it too): null (default), logging, jdbc, ...
+ *   jdbc: {url: jdbc:postgresql://db/warehouse, user: gridway, passwordFile: /run/secrets/pw}
+ *   # logging: {output: events.jsonl}   # JSON lines; "-" (default) for standard output
  * cluster:             # optional: cluster mode (DESIGN §6); Helix assigns the partitions, not consumer.partitions
  *   zk: zk1:2181,zk2:2181  # the external ZooKeeper ensemble's connect string
  *   name: gridway      # the Helix cluster
@@ -37,26 +33,28 @@ import java.util.Locale;
  * </pre>
  *
  * @param consumer the library configuration
- * @param checkpoints where the file checkpoint store keeps its files (not with the jdbc applier: its checkpoints are in the target)
- * @param applier which applier
+ * @param checkpoints where the file checkpoint store keeps its files (not with an applier that keeps checkpoints in
+ *     its target, such as jdbc)
+ * @param applier which applier, and its settings
  * @param cluster cluster mode, or null (standalone: the service starts {@code consumer.partitions} itself)
  */
 public record ServiceConfig(
     @JsonProperty(required = true) ConsumerConfig consumer,
     Checkpoints checkpoints,
-    Applier applier,
+    ApplierConfig applier,
     Cluster cluster) {
 
   public ServiceConfig {
     if (consumer == null) {
       throw new IllegalArgumentException("consumer: required");
     }
-    boolean jdbc = applier != null && applier.type().equals("jdbc");
+    applier = applier == null ? ApplierConfig.NONE : applier;
+    boolean inTarget = applier.checkpointsInTarget();
     if (cluster != null) {
-      // checkpoints in ZooKeeper (or, with the jdbc applier, in the target); partitions from Helix
+      // checkpoints in ZooKeeper (or, with an applier such as jdbc, in the target); partitions from Helix
       if (checkpoints != null) {
         throw new IllegalArgumentException("checkpoints: not with cluster (checkpoints are in ZooKeeper"
-            + (jdbc ? " or the target)" : ")"));
+            + (inTarget ? " or the target)" : ")"));
       }
       if (!consumer.partitions().isEmpty()) {
         throw new IllegalArgumentException("consumer.partitions: not with cluster (Helix assigns them; give cluster.partitions)");
@@ -72,14 +70,13 @@ public record ServiceConfig(
         consumer = consumer.withGroup(cluster.group());
       }
     } else {
-      if (checkpoints == null && !jdbc) {
+      if (checkpoints == null && !inTarget) {
         throw new IllegalArgumentException("checkpoints: required (checkpoints.dir)");
       }
       if (consumer.partitions().isEmpty()) {
         throw new IllegalArgumentException("consumer.partitions: the service needs at least one partition");
       }
     }
-    applier = applier == null ? new Applier(null, null, null) : applier;
   }
 
   /** Whether Helix drives the partitions ({@code cluster:} is set). */
@@ -155,24 +152,6 @@ public record ServiceConfig(
     public Checkpoints {
       if (dir == null) {
         throw new IllegalArgumentException("checkpoints.dir: required");
-      }
-    }
-  }
-
-  /**
-   * @param type {@code null} (count only, default), {@code logging} (JSON lines) or {@code jdbc}
-   * @param output the logging applier's file, or {@code -} for standard output (default)
-   * @param jdbc the JDBC applier's target (type {@code jdbc} only); its checkpoints live in the target
-   */
-  public record Applier(String type, String output, JdbcTargetConfig jdbc) {
-    public Applier {
-      type = type == null ? "null" : type.toLowerCase(Locale.ROOT);
-      if (!List.of("null", "logging", "jdbc").contains(type)) {
-        throw new IllegalArgumentException("applier.type: '" + type + "' is not one of null, logging, jdbc");
-      }
-      output = output == null ? "-" : output;
-      if (type.equals("jdbc") && jdbc == null) {
-        throw new IllegalArgumentException("applier.jdbc: required for applier.type jdbc (url, user, ...)");
       }
     }
   }

@@ -176,8 +176,7 @@ final class GroupRig implements AutoCloseable {
         """.formatted(postgres.jdbcUrl(targetDb), postgres.user())
         : """
         applier:
-          type: logging
-          output: %s
+          logging: {output: %s}
         """.formatted(output(instance, run));
     Files.writeString(config, """
         consumer:

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gridway.consumer.ConsumerConfig;
+import io.gridway.consumer.apply.LoggingApplierProvider;
 import io.gridway.core.config.ConfigException;
 import io.gridway.core.config.ConfigLoader;
 import java.time.Duration;
@@ -37,7 +38,7 @@ class ConfigTest {
     assertThat(config.consumer().pull().idleTimeout()).isEqualTo(Duration.ofSeconds(12));
     assertThat(config.consumer().microBatch().count()).isEqualTo(4);
     assertThat(config.consumer().group()).isEqualTo("default");
-    assertThat(config.applier().output()).isEqualTo("-");
+    assertThat(config.applier().settings(LoggingApplierProvider.Settings.class).output()).isEqualTo("-");
   }
 
   @Test
@@ -75,7 +76,7 @@ class ConfigTest {
     assertThatThrownBy(() -> parse(GOOD.replace("mode: stream", "mode: push")))
         .isInstanceOf(ConfigException.class).hasMessageContaining("'push' is not one of long-poll, stream");
     assertThatThrownBy(() -> parse(GOOD.replace("type: logging", "type: kafka")))
-        .isInstanceOf(ConfigException.class).hasMessageContaining("applier.type: 'kafka' is not one of null, logging");
+        .isInstanceOf(ConfigException.class).hasMessageContaining("applier.type: 'kafka' is not one of jdbc, logging, null");
     assertThatThrownBy(() -> parse(GOOD.replace("  source: orders\n", "")))
         .isInstanceOf(ConfigException.class).hasMessageContaining("source");
     assertThatThrownBy(() -> parse(GOOD.replace("checkpoints:\n  dir: /tmp/checkpoints\n", "")))

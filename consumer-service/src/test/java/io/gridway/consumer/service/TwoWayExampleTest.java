@@ -3,6 +3,7 @@ package io.gridway.consumer.service;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gridway.consumer.service.ServiceConfig;
+import io.gridway.applier.jdbc.JdbcTargetConfig;
 import io.gridway.core.config.ConfigLoader;
 import io.gridway.policy.Policy;
 import io.gridway.policy.PolicyLoader;
@@ -24,7 +25,7 @@ class TwoWayExampleTest {
       RelayConfig relay = RelayConfig.parse(Files.readString(EXAMPLE.resolve("relay-" + side + ".yaml")), "relay-" + side);
       assertThat(relay.policy().files()).containsExactly("/etc/gridway/dc-" + side + ".yaml");
       ServiceConfig consumer = ConfigLoader.load(EXAMPLE.resolve("consumer-" + other + "-to-" + side + ".yaml"), ServiceConfig.class);
-      assertThat(consumer.applier().jdbc().policy()).isEqualTo(Path.of("/etc/gridway/dc-" + side + ".yaml"));
+      assertThat(consumer.applier().settings(JdbcTargetConfig.class).policy()).isEqualTo(Path.of("/etc/gridway/dc-" + side + ".yaml"));
       assertThat(consumer.consumer().source()).isEqualTo(other);
     }
   }

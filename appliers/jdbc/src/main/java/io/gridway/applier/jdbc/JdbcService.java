@@ -1,8 +1,10 @@
 package io.gridway.applier.jdbc;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.gridway.consumer.BatchHandler;
 import io.gridway.consumer.ConsumerConfig;
-import io.gridway.applier.jdbc.ApplyPolicies;
+import io.gridway.consumer.apply.Applier;
+import io.gridway.core.checkpoint.CheckpointStore;
 import io.gridway.policy.ApplyPolicy;
 import io.gridway.policy.PolicyException;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -11,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -23,7 +26,7 @@ import java.util.function.Supplier;
  * @param policies the apply policy ({@code applier.jdbc.policy}), reloaded when its file changes, or null
  */
 public record JdbcService(HikariDataSource pool, JdbcCheckpointStore store, JdbcApplier applier, ApplyPolicies policies)
-    implements AutoCloseable {
+    implements Applier {
   /** How often the apply policy's file is checked for a new version. */
   static final Duration POLICY_RELOAD_INTERVAL = Duration.ofSeconds(1);
 
@@ -87,6 +90,17 @@ public record JdbcService(HikariDataSource pool, JdbcCheckpointStore store, Jdbc
       return value;
     }
     return null;
+  }
+
+  @Override
+  public BatchHandler handler() {
+    return applier;
+  }
+
+  /** The target's {@code gridway_checkpoint}: checkpoints commit with the data. */
+  @Override
+  public Optional<CheckpointStore> checkpointStore() {
+    return Optional.of(store);
   }
 
   @Override
