@@ -1,11 +1,11 @@
 package io.gridway.consumer;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
 import io.gridway.core.config.ByteSize;
 import java.net.URI;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Everything a consumer needs besides its handler and checkpoint store. Immutable; every key is
@@ -24,7 +24,7 @@ import java.util.Locale;
  * @param discovery find the relays in a Helix cluster instead of a fixed {@code relays} list, following them live
  */
 public record ConsumerConfig(
-    @JsonProperty(required = true) String source,
+    String source,
     String group,
     List<URI> relays,
     List<Integer> partitions,
@@ -74,14 +74,16 @@ public record ConsumerConfig(
     this(source, group, relays, partitions, pull, batch, microBatch, retry, null);
   }
 
-  /** A config with defaults for everything but the essentials. */
-  public static ConsumerConfig of(String source, List<URI> relays) {
-    return new ConsumerConfig(source, null, relays, null, null, null, null, null);
-  }
-
-  /** A config that finds the relays of {@code source} in a Helix cluster, with defaults for the rest. */
-  public static ConsumerConfig discovering(String source, Discovery discovery) {
-    return new ConsumerConfig(source, null, null, null, null, null, null, null, discovery);
+  /**
+   * A builder for a config from Java: only what differs from the defaults needs saying.
+   *
+   * <pre>{@code
+   * ConsumerConfig config = ConsumerConfig.builder("orders").relay("http://relay1:8080").partitions(0, 1, 2)
+   *     .mode(ConsumerConfig.Mode.STREAM).compression(ConsumerConfig.Compression.LZ4).microBatches(4).build();
+   * }</pre>
+   */
+  public static Builder builder(String source) {
+    return new Builder(source);
   }
 
   public boolean isDiscovering() {
@@ -96,22 +98,6 @@ public record ConsumerConfig(
     return new ConsumerConfig(source, group, relays, newPartitions, pull, batch, microBatch, retry, discovery);
   }
 
-  public ConsumerConfig withPull(Pull newPull) {
-    return new ConsumerConfig(source, group, relays, partitions, newPull, batch, microBatch, retry, discovery);
-  }
-
-  public ConsumerConfig withBatch(Batch newBatch) {
-    return new ConsumerConfig(source, group, relays, partitions, pull, newBatch, microBatch, retry, discovery);
-  }
-
-  public ConsumerConfig withMicroBatch(MicroBatch newMicroBatch) {
-    return new ConsumerConfig(source, group, relays, partitions, pull, batch, newMicroBatch, retry, discovery);
-  }
-
-  public ConsumerConfig withRetry(Retry newRetry) {
-    return new ConsumerConfig(source, group, relays, partitions, pull, batch, microBatch, newRetry, discovery);
-  }
-
   /**
    * Relay discovery (DESIGN §6): the relays serving each partition are read from the Helix external view of
    * resource {@code relay.<source>}, through a spectator; relays added or removed are followed live, and a partition
@@ -121,7 +107,7 @@ public record ConsumerConfig(
    * @param cluster the Helix cluster's name
    * @param sessionTimeout the spectator's ZooKeeper session timeout (default 6s, as everywhere in the cluster)
    */
-  public record Discovery(@JsonProperty(required = true) String zk, @JsonProperty(required = true) String cluster,
+  public record Discovery(String zk, String cluster,
       Duration sessionTimeout) {
     /** The cluster module's ZkConfig default; this library has no ZooKeeper client to take it from. */
     public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(6);
@@ -146,24 +132,34 @@ public record ConsumerConfig(
     /** One request per batch of windows: returns when windows exist, or a heartbeat after {@code wait}. */
     LONG_POLL,
     /** One never-ending response per partition; the relay pushes windows and heartbeats. */
-    STREAM;
+    STREAM
+  }
 
-    @com.fasterxml.jackson.annotation.JsonCreator
-    static Mode parse(String text) {
-      return switch (text.toLowerCase(Locale.ROOT)) {
-        case "long-poll", "long_poll", "longpoll" -> LONG_POLL;
-        case "stream" -> STREAM;
-        default -> throw new IllegalArgumentException("'" + text + "' is not one of long-poll, stream");
-      };
-    }
+  /** What a request's Accept-Encoding asks the relay for. */
+  public enum Compression {
+    NONE,
+    GZIP,
+    ZSTD,
+    LZ4
+  }
+
+  /** How a batch is split into micro-batches (DESIGN §5); each keeps the order of its own rows. */
+  public enum MicroPartitioner {
+    /** By a hash of the primary key: each key's changes stay in one lane, in order (the default). */
+    KEY_HASH,
+    /** Events dealt round-robin: no order between lanes at all (for targets that need none). */
+    EVENT_ROUND_ROBIN,
+    /** Whole transactions dealt round-robin. */
+    TRANSACTION_ROUND_ROBIN,
+    /** By the value of one column (a tenant id): {@link MicroBatch#column()}. */
+    COLUMN_VALUE
   }
 
   /**
    * Fetching.
    *
    * @param mode {@code long-poll} (default) or {@code stream}
-   * @param compression {@code none} (default), {@code gzip}, {@code zstd} or {@code lz4}: what the
-   *     request's Accept-Encoding asks for
+   * @param compression what the request's Accept-Encoding asks for (default none)
    * @param bufferBytes per partition: windows received and not yet committed, in bytes (default 32MiB).
    *     The puller stops reading from the socket when it is full. One window larger than this is still
    *     admitted, alone.
@@ -176,7 +172,7 @@ public record ConsumerConfig(
    */
   public record Pull(
       Mode mode,
-      String compression,
+      Compression compression,
       ByteSize bufferBytes,
       ByteSize maxBytes,
       Duration waitTime,
@@ -185,10 +181,7 @@ public record ConsumerConfig(
       Duration backoff) {
     public Pull {
       mode = mode == null ? Mode.LONG_POLL : mode;
-      compression = compression == null ? "none" : compression.toLowerCase(Locale.ROOT);
-      if (!List.of("none", "gzip", "zstd", "lz4").contains(compression)) {
-        throw new IllegalArgumentException("pull.compression: '" + compression + "' is not one of none, gzip, zstd, lz4");
-      }
+      compression = compression == null ? Compression.NONE : compression;
       bufferBytes = bufferBytes == null ? ByteSize.ofMebibytes(32) : bufferBytes;
       positive(bufferBytes.bytes(), "pull.bufferBytes");
       maxBytes = maxBytes == null ? ByteSize.ofMebibytes(4) : maxBytes;
@@ -232,22 +225,17 @@ public record ConsumerConfig(
    * Micro-batching: each batch is split into {@code count} micro-batches applied in parallel.
    *
    * @param count K, the number of micro-partitions (default 1: no split)
-   * @param partitioner {@code key-hash} (default), {@code event-round-robin}, {@code
-   *     transaction-round-robin} or {@code column-value}
+   * @param partitioner how the batch is split (default key-hash)
    * @param column the column of {@code column-value}
    */
-  public record MicroBatch(Integer count, String partitioner, String column) {
+  public record MicroBatch(Integer count, MicroPartitioner partitioner, String column) {
     public MicroBatch {
       count = count == null ? 1 : count;
       if (count < 1 || count > 256) {
         throw new IllegalArgumentException("microBatch.count: " + count + " out of range 1..256");
       }
-      partitioner = partitioner == null ? "key-hash" : partitioner.toLowerCase(Locale.ROOT);
-      if (!List.of("key-hash", "event-round-robin", "transaction-round-robin", "column-value").contains(partitioner)) {
-        throw new IllegalArgumentException("microBatch.partitioner: '" + partitioner
-            + "' is not one of key-hash, event-round-robin, transaction-round-robin, column-value");
-      }
-      if (partitioner.equals("column-value") && (column == null || column.isBlank())) {
+      partitioner = partitioner == null ? MicroPartitioner.KEY_HASH : partitioner;
+      if (partitioner == MicroPartitioner.COLUMN_VALUE && (column == null || column.isBlank())) {
         throw new IllegalArgumentException("microBatch.column: required by the column-value partitioner");
       }
     }
@@ -290,6 +278,176 @@ public record ConsumerConfig(
   private static void nonNegative(Duration value, String key) {
     if (value.isNegative()) {
       throw new IllegalArgumentException(key + ": must not be negative, was " + value);
+    }
+  }
+
+  /**
+   * Builds a {@link ConsumerConfig}; every setting has the default its record documents. Not thread-safe; {@link
+   * #build} may be called more than once.
+   */
+  public static final class Builder {
+    private final String source;
+    private String group;
+    private final List<URI> relays = new ArrayList<>();
+    private List<Integer> partitions;
+    private Discovery discovery;
+    private Mode mode;
+    private Compression compression;
+    private ByteSize bufferBytes;
+    private ByteSize maxResponseBytes;
+    private Duration waitTime;
+    private Duration connectTimeout;
+    private Duration idleTimeout;
+    private Duration reconnectBackoff;
+    private Integer batchMaxEvents;
+    private ByteSize batchMaxBytes;
+    private Duration batchMaxWait;
+    private Integer maxInFlight;
+    private Integer microBatches;
+    private MicroPartitioner microPartitioner;
+    private String microPartitionColumn;
+    private Integer maxAttempts;
+    private Duration retryBackoff;
+    private Duration maxRetryBackoff;
+
+    private Builder(String source) {
+      this.source = source;
+    }
+
+    /** The consumer group, the key of its checkpoints (default {@code default}). */
+    public Builder group(String name) {
+      this.group = name;
+      return this;
+    }
+
+    /** Adds a relay replica, {@code http://host:port}; replicas are tried in the order added. */
+    public Builder relay(String url) {
+      this.relays.add(URI.create(url));
+      return this;
+    }
+
+    /** Adds relay replicas, tried in order. */
+    public Builder relays(List<URI> urls) {
+      this.relays.addAll(urls);
+      return this;
+    }
+
+    /** The partitions {@link GridwayConsumer#start()} starts. */
+    public Builder partitions(int... numbers) {
+      this.partitions = Arrays.stream(numbers).boxed().toList();
+      return this;
+    }
+
+    /** Finds the relays in a Helix cluster instead (the consumer service supplies the cluster view). */
+    public Builder discovery(Discovery cluster) {
+      this.discovery = cluster;
+      return this;
+    }
+
+    /** Long-poll (default) or stream. */
+    public Builder mode(Mode transfer) {
+      this.mode = transfer;
+      return this;
+    }
+
+    /** What the relay is asked to compress responses with (default none). */
+    public Builder compression(Compression coding) {
+      this.compression = coding;
+      return this;
+    }
+
+    /** Per partition, the bytes of windows received and not yet committed (default 32 MiB). */
+    public Builder bufferBytes(long bytes) {
+      this.bufferBytes = new ByteSize(bytes);
+      return this;
+    }
+
+    /** A long-poll response's size limit (default 4 MiB). */
+    public Builder maxResponseBytes(long bytes) {
+      this.maxResponseBytes = new ByteSize(bytes);
+      return this;
+    }
+
+    /** How long the relay holds a long-poll open, and a stream's heartbeat interval (default 5 s). */
+    public Builder waitTime(Duration wait) {
+      this.waitTime = wait;
+      return this;
+    }
+
+    /** TCP connect timeout (default 2 s). */
+    public Builder connectTimeout(Duration timeout) {
+      this.connectTimeout = timeout;
+      return this;
+    }
+
+    /** No byte for this long means the relay is gone (default wait time + 10 s). */
+    public Builder idleTimeout(Duration timeout) {
+      this.idleTimeout = timeout;
+      return this;
+    }
+
+    /** The first reconnect delay; it doubles with jitter up to 20 times this (default 100 ms). */
+    public Builder reconnectBackoff(Duration delay) {
+      this.reconnectBackoff = delay;
+      return this;
+    }
+
+    /** Events per batch (default 4096). */
+    public Builder batchMaxEvents(int events) {
+      this.batchMaxEvents = events;
+      return this;
+    }
+
+    /** Frame bytes per batch (default 8 MiB). */
+    public Builder batchMaxBytes(long bytes) {
+      this.batchMaxBytes = new ByteSize(bytes);
+      return this;
+    }
+
+    /** How long a non-empty batch waits for more windows (default 20 ms). */
+    public Builder batchMaxWait(Duration wait) {
+      this.batchMaxWait = wait;
+      return this;
+    }
+
+    /** Batches built and not yet committed, per partition (default 4). */
+    public Builder maxInFlight(int batches) {
+      this.maxInFlight = batches;
+      return this;
+    }
+
+    /** K: each batch is split into this many micro-batches applied in parallel (default 1). */
+    public Builder microBatches(int count) {
+      this.microBatches = count;
+      return this;
+    }
+
+    /** How batches are split (default key hash); {@code column} only for {@link MicroPartitioner#COLUMN_VALUE}. */
+    public Builder microPartitioner(MicroPartitioner kind, String column) {
+      this.microPartitioner = kind;
+      this.microPartitionColumn = column;
+      return this;
+    }
+
+    /** Handler failures: attempts per batch and the backoff between them (defaults 5, 200 ms, 10 s). */
+    public Builder retry(int attempts, Duration backoff, Duration maxBackoff) {
+      this.maxAttempts = attempts;
+      this.retryBackoff = backoff;
+      this.maxRetryBackoff = maxBackoff;
+      return this;
+    }
+
+    /**
+     * The config.
+     *
+     * @throws IllegalArgumentException naming the setting (as its YAML key) that cannot be used
+     */
+    public ConsumerConfig build() {
+      return new ConsumerConfig(source, group, relays, partitions,
+          new Pull(mode, compression, bufferBytes, maxResponseBytes, waitTime, connectTimeout, idleTimeout, reconnectBackoff),
+          new Batch(batchMaxEvents, batchMaxBytes, batchMaxWait, maxInFlight),
+          new MicroBatch(microBatches, microPartitioner, microPartitionColumn),
+          new Retry(maxAttempts, retryBackoff, maxRetryBackoff), discovery);
     }
   }
 }

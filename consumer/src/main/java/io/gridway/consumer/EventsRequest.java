@@ -34,9 +34,9 @@ final class EventsRequest {
         .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE)
         .set(HttpHeaderNames.ACCEPT, "application/x-gridway-frames, application/problem+json")
         .set(HttpHeaderNames.CONTENT_LENGTH, 0);
-    String coding = target.pull().compression();
-    if (!coding.equals("none")) {
-      request.headers().set(HttpHeaderNames.ACCEPT_ENCODING, coding);
+    ConsumerConfig.Compression coding = target.pull().compression();
+    if (coding != ConsumerConfig.Compression.NONE) {
+      request.headers().set(HttpHeaderNames.ACCEPT_ENCODING, coding.name().toLowerCase(java.util.Locale.ROOT));
     }
     return request;
   }

@@ -16,6 +16,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -24,7 +25,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * BatchHandler}, recording checkpoints in a {@link CheckpointStore}.
  *
  * <pre>{@code
- * GridwayConsumer consumer = GridwayConsumer.builder(ConsumerConfig.of("orders", List.of(URI.create("http://relay:8080"))))
+ * GridwayConsumer consumer = GridwayConsumer.builder(ConsumerConfig.builder("orders").relay("http://relay:8080").build())
  *     .checkpointStore(new FileCheckpointStore(Path.of("checkpoints")))
  *     .handler(batch -> target.apply(batch))
  *     .build();
@@ -74,14 +75,19 @@ public final class GridwayConsumer implements AutoCloseable {
     Partitioner partitioner = b.partitioner != null ? b.partitioner
         : Partitioners.named(config.microBatch().partitioner(), config.microBatch().column());
     this.shared = new PartitionRunner.Shared(config, b.store, b.handler, partitioner, pullers, checkpointExecutor,
-        b.registry, b.clock, relays);
+        b.registry, b.clock, relays, new PartitionRunner.Hooks(b.listener, b.applyThreads));
   }
 
   public static Builder builder(ConsumerConfig config) {
     return new Builder(config);
   }
 
-  /** Starts the partitions listed in the config, each from its stored checkpoint. */
+  /**
+   * Starts the partitions listed in the config, each from its stored checkpoint.
+   *
+   * @throws IllegalStateException when the consumer is stopped
+   * @throws io.gridway.core.checkpoint.CheckpointException when the store cannot claim or read a checkpoint
+   */
   public GridwayConsumer start() {
     for (int p : config.partitions()) {
       startPartition(p);
@@ -89,7 +95,13 @@ public final class GridwayConsumer implements AutoCloseable {
     return this;
   }
 
-  /** Starts a partition from its stored checkpoint (from SCN 0 when it has none). No-op if it runs. */
+  /**
+   * Starts a partition from its stored checkpoint (from SCN 0 when it has none). No-op if it runs.
+   *
+   * @throws IllegalArgumentException when {@code partition} is outside 0..65535
+   * @throws IllegalStateException when the consumer is stopped
+   * @throws io.gridway.core.checkpoint.CheckpointException when the store cannot claim or read its checkpoint
+   */
   public void startPartition(int partition) {
     start(partition, null);
   }
@@ -97,6 +109,9 @@ public final class GridwayConsumer implements AutoCloseable {
   /**
    * Starts a partition just after the given SCN, whatever the store holds (an operator's reset, or a
    * checkpoint handed over by a cluster controller). No-op if it runs.
+   *
+   * @throws IllegalArgumentException when {@code partition} is outside 0..65535
+   * @throws IllegalStateException when the consumer is stopped
    */
   public void startPartition(int partition, Scn checkpoint) {
     start(partition, Objects.requireNonNull(checkpoint, "checkpoint").value());
@@ -106,7 +121,11 @@ public final class GridwayConsumer implements AutoCloseable {
    * Starts a partition from its stored checkpoint under a generation the caller has already claimed from
    * this consumer's checkpoint store (a cluster participant taking over the partition): its checkpoint
    * writes carry {@code generation}, and once a newer one is claimed elsewhere they are fenced and the
-   * partition stops (FAILED). A partition running under another generation is stopped first.
+   * partition stops (FAILED). A partition running under another generation is stopped first. For cluster
+   * participants (the consumer service's Helix ownership); an embedding application uses {@link #startPartition}.
+   *
+   * @throws IllegalArgumentException when {@code partition} is outside 0..65535
+   * @throws IllegalStateException when the consumer is stopped
    */
   public void leadPartition(int partition, long generation) {
     start(partition, null, generation);
@@ -235,6 +254,8 @@ public final class GridwayConsumer implements AutoCloseable {
     private BatchHandler handler;
     private Partitioner partitioner;
     private RelayEndpoints relays;
+    private PartitionListener listener = new PartitionListener() {};
+    private ThreadFactory applyThreads;
     private MeterRegistry registry = new SimpleMeterRegistry();
     private Clock clock = Clock.systemUTC();
     private Random random = new Random();
@@ -278,6 +299,23 @@ public final class GridwayConsumer implements AutoCloseable {
       return this;
     }
 
+    /** Told of every partition's state changes and failures (see {@link PartitionListener} for its threads). */
+    public Builder listener(PartitionListener partitionListener) {
+      this.listener = Objects.requireNonNull(partitionListener, "listener");
+      return this;
+    }
+
+    /**
+     * Makes the threads that call the handler or callback (one per partition and micro-batch lane), instead of the
+     * consumer's own daemon threads: e.g. {@code Thread.ofVirtual().factory()} on Java 21, or threads of the
+     * application's own group. The consumer names them; Netty's I/O threads, which never run application code,
+     * stay its own.
+     */
+    public Builder applyThreads(ThreadFactory factory) {
+      this.applyThreads = Objects.requireNonNull(factory, "applyThreads");
+      return this;
+    }
+
     /** Where meters are registered (default: a private {@code SimpleMeterRegistry}). */
     public Builder meterRegistry(MeterRegistry meterRegistry) {
       this.registry = Objects.requireNonNull(meterRegistry, "meterRegistry");
@@ -311,6 +349,12 @@ public final class GridwayConsumer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * The consumer, not yet started.
+     *
+     * @throws IllegalStateException when no checkpoint store or no handler/callback was given
+     * @throws IllegalArgumentException when the config asks for discovery and no {@link #relayEndpoints} was given
+     */
     public GridwayConsumer build() {
       if (store == null) {
         throw new IllegalStateException("a checkpoint store is required (checkpointStore(...))");

@@ -32,11 +32,11 @@ final class MicroBatchLanes {
   private final PartitionState state;
   private volatile boolean failed;
 
-  MicroBatchLanes(int count, String threadPrefix, ApplySetup setup, Committer committer, PartitionMetrics metrics,
-      PartitionState state) {
+  MicroBatchLanes(int count, String threadPrefix, ThreadFactory threads, ApplySetup setup, Committer committer,
+      PartitionMetrics metrics, PartitionState state) {
     this.lanes = new ExecutorService[count];
     for (int m = 0; m < count; m++) {
-      lanes[m] = Executors.newSingleThreadExecutor(named(threadPrefix + "-apply-" + m));
+      lanes[m] = Executors.newSingleThreadExecutor(named(threads, threadPrefix + "-apply-" + m));
     }
     this.handler = setup.handler();
     this.retry = setup.retry();
@@ -49,10 +49,17 @@ final class MicroBatchLanes {
   /** The handler and the retry policy of a partition's lanes. */
   record ApplySetup(BatchHandler handler, ConsumerConfig.Retry retry, java.util.Random random) {}
 
-  private static ThreadFactory named(String name) {
+  /** Names the lane's thread; the application's factory (virtual threads, its own group) makes it when given. */
+  private static ThreadFactory named(ThreadFactory threads, String name) {
     AtomicInteger n = new AtomicInteger();
     return r -> {
-      Thread t = new Thread(r, n.getAndIncrement() == 0 ? name : name + "-" + n.get());
+      String threadName = n.getAndIncrement() == 0 ? name : name + "-" + n.get();
+      if (threads != null) {
+        Thread t = threads.newThread(r);
+        t.setName(threadName);
+        return t;
+      }
+      Thread t = new Thread(r, threadName);
       t.setDaemon(true);
       return t;
     };

@@ -39,7 +39,15 @@ final class PartitionRunner {
   /** Everything a partition shares with the rest of its consumer. */
   record Shared(ConsumerConfig config, CheckpointStore store, BatchHandler handler, Partitioner partitioner,
       PullerResources pullers, ScheduledExecutorService checkpointExecutor, MeterRegistry registry, Clock clock,
-      RelayEndpoints relays) {}
+      RelayEndpoints relays, Hooks hooks) {}
+
+  /**
+   * What the embedding application plugs in.
+   *
+   * @param listener told of every state change
+   * @param applyThreads makes the threads that call the handler, or null for the consumer's own daemon threads
+   */
+  record Hooks(PartitionListener listener, java.util.concurrent.ThreadFactory applyThreads) {}
 
   /**
    * Claims the partition in the store and wires it. {@code startScn} overrides the stored checkpoint
@@ -70,7 +78,7 @@ final class PartitionRunner {
         }
       }
     }
-    this.state = new PartitionState(partition, start);
+    this.state = new PartitionState(partition, start, shared.hooks().listener());
     this.buffer = new PartitionBuffer(config.pull().bufferBytes().bytes());
     this.metrics = new PartitionMetrics(shared.registry(),
         Tags.of("source", config.source(), "group", config.group(), "partition", Integer.toString(partition)),
@@ -80,7 +88,7 @@ final class PartitionRunner {
         shared.clock(), this::fenced);
     this.committer = new Committer(new Committer.CommitterSetup(config.batch().maxInFlight(), start, micro), buffer,
         checkpoints, state, metrics, shared.clock());
-    this.lanes = new MicroBatchLanes(k, "gridway-p" + partition,
+    this.lanes = new MicroBatchLanes(k, "gridway-p" + partition, shared.hooks().applyThreads(),
         new MicroBatchLanes.ApplySetup(shared.handler(), config.retry(), shared.pullers().random()), committer, metrics,
         state);
     this.dispatcher = new Dispatcher(new Dispatcher.DispatchSetup(partition, config.batch(), shared.partitioner(), micro),

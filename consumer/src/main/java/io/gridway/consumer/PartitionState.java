@@ -2,16 +2,22 @@ package io.gridway.consumer;
 
 import io.gridway.core.event.Scn;
 import java.net.URI;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The mutable state behind a {@link PartitionStatus}: written by the puller, the committer and the
  * checkpoint writer, read by whoever asks for a status.
  *
  * <p>Thread-safe: every method synchronizes. Terminal states (FAILED, STOPPED) are sticky: a later
- * RECONNECTING from a puller that is shutting down cannot hide why the partition stopped.
+ * RECONNECTING from a puller that is shutting down cannot hide why the partition stopped. A change of state is told
+ * to the {@link PartitionListener} after the lock is released.
  */
 final class PartitionState {
+  private static final Logger LOG = LoggerFactory.getLogger(PartitionState.class);
+
   private final int partition;
+  private final PartitionListener listener;
   private PartitionStatus.State state = PartitionStatus.State.STARTING;
   private long checkpoint;
   private long durable;
@@ -22,47 +28,85 @@ final class PartitionState {
   private String detail = "";
   private Throwable failure;
 
-  PartitionState(int partition, long startScn) {
+  PartitionState(int partition, long startScn, PartitionListener listener) {
     this.partition = partition;
+    this.listener = listener;
     this.checkpoint = startScn;
     this.durable = startScn;
     this.received = startScn;
   }
 
-  synchronized void set(PartitionStatus.State newState, String newDetail) {
-    if (isTerminal()) {
-      return;
+  void set(PartitionStatus.State newState, String newDetail) {
+    PartitionStatus changed;
+    synchronized (this) {
+      if (isTerminal()) {
+        return;
+      }
+      PartitionStatus.State old = state;
+      state = newState;
+      detail = newDetail == null ? "" : newDetail;
+      if (newState != PartitionStatus.State.SCN_EVICTED) {
+        oldestAvailable = null;
+      }
+      changed = old != newState ? snapshot() : null;
     }
-    state = newState;
-    detail = newDetail == null ? "" : newDetail;
-    if (newState != PartitionStatus.State.SCN_EVICTED) {
-      oldestAvailable = null;
-    }
+    tell(changed);
   }
 
-  synchronized void evicted(long oldest, String newDetail) {
-    if (isTerminal()) {
-      return;
+  void evicted(long oldest, String newDetail) {
+    PartitionStatus changed;
+    synchronized (this) {
+      if (isTerminal()) {
+        return;
+      }
+      PartitionStatus.State old = state;
+      state = PartitionStatus.State.SCN_EVICTED;
+      oldestAvailable = oldest;
+      detail = newDetail;
+      changed = old != state ? snapshot() : null;
     }
-    state = PartitionStatus.State.SCN_EVICTED;
-    oldestAvailable = oldest;
-    detail = newDetail;
+    tell(changed);
   }
 
   /** The first failure wins; later ones only add noise. */
-  synchronized boolean fail(String newDetail, Throwable cause) {
-    if (isTerminal()) {
-      return false;
+  boolean fail(String newDetail, Throwable cause) {
+    PartitionStatus failed;
+    synchronized (this) {
+      if (isTerminal()) {
+        return false;
+      }
+      state = PartitionStatus.State.FAILED;
+      detail = newDetail;
+      failure = cause;
+      failed = snapshot();
     }
-    state = PartitionStatus.State.FAILED;
-    detail = newDetail;
-    failure = cause;
+    tell(failed);
     return true;
   }
 
-  synchronized void stopped() {
-    if (state != PartitionStatus.State.FAILED) {
+  void stopped() {
+    PartitionStatus changed;
+    synchronized (this) {
+      if (isTerminal()) {
+        return;
+      }
       state = PartitionStatus.State.STOPPED;
+      changed = snapshot();
+    }
+    tell(changed);
+  }
+
+  private void tell(PartitionStatus changed) {
+    if (changed == null) {
+      return;
+    }
+    try {
+      listener.onStateChange(changed);
+      if (changed.state() == PartitionStatus.State.FAILED) {
+        listener.onFailure(changed);
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("partition {}: the partition listener threw on {} (ignored)", partition, changed.state(), e);
     }
   }
 

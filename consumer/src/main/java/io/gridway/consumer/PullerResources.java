@@ -82,9 +82,9 @@ final class PullerResources implements AutoCloseable {
           protected void initChannel(SocketChannel ch) {
             ch.pipeline().addLast("http", new HttpClientCodec(4096, 16 * 1024, MAX_CHUNK));
             switch (pull.compression()) {
-              case "gzip", "zstd" -> ch.pipeline().addLast("inflate", new HttpContentDecompressor(0));
-              case "lz4" -> ch.pipeline().addLast("inflate", new Lz4ContentDecoder());
-              default -> { }
+              case GZIP, ZSTD -> ch.pipeline().addLast("inflate", new HttpContentDecompressor(0));
+              case LZ4 -> ch.pipeline().addLast("inflate", new Lz4ContentDecoder());
+              case NONE -> { }
             }
             ch.pipeline().addLast("idle", new IdleStateHandler(pull.idleTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS));
             ch.pipeline().addLast("gridway-events", last.apply(ch));

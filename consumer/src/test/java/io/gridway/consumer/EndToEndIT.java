@@ -21,22 +21,22 @@ class EndToEndIT {
 
   @Test
   void longPollDeliversEveryWindowOncePerPartitionInScnOrder() throws Exception {
-    run(ConsumerConfig.Mode.LONG_POLL, "none", 11);
+    run(ConsumerConfig.Mode.LONG_POLL, ConsumerConfig.Compression.NONE, 11);
   }
 
   @Test
   void streamWithLz4DeliversEveryWindowOncePerPartitionInScnOrder() throws Exception {
-    run(ConsumerConfig.Mode.STREAM, "lz4", 12);
+    run(ConsumerConfig.Mode.STREAM, ConsumerConfig.Compression.LZ4, 12);
   }
 
   @Test
   void otherCodingsDeliverToo() throws Exception {
-    run(ConsumerConfig.Mode.LONG_POLL, "zstd", 13);
-    run(ConsumerConfig.Mode.STREAM, "gzip", 14);
-    run(ConsumerConfig.Mode.LONG_POLL, "lz4", 15);
+    run(ConsumerConfig.Mode.LONG_POLL, ConsumerConfig.Compression.ZSTD, 13);
+    run(ConsumerConfig.Mode.STREAM, ConsumerConfig.Compression.GZIP, 14);
+    run(ConsumerConfig.Mode.LONG_POLL, ConsumerConfig.Compression.LZ4, 15);
   }
 
-  private static void run(ConsumerConfig.Mode mode, String compression, long seed) throws Exception {
+  private static void run(ConsumerConfig.Mode mode, ConsumerConfig.Compression compression, long seed) throws Exception {
     Random random = new Random(seed);
     int events = Boolean.getBoolean("gridway.long") ? 200_000 : 30_000;
     try (RelayFixture relay = RelayFixture.start(PARTITIONS, "tables: 3, rowBytes: 200, eventsPerSecond: 60000, "

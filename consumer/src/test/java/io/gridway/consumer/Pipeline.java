@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class Pipeline implements AutoCloseable {
   final MemoryCheckpointStore store = new MemoryCheckpointStore();
-  final PartitionState state = new PartitionState(0, 0);
+  final PartitionState state = new PartitionState(0, 0, new PartitionListener() {});
   final PartitionBuffer buffer;
   final PartitionMetrics metrics;
   final Committer committer;
@@ -44,7 +44,7 @@ final class Pipeline implements AutoCloseable {
     long[] micro = new long[k];
     committer = new Committer(new Committer.CommitterSetup(limits.maxInFlight(), 0, micro), buffer, writer, state, metrics,
         Clock.systemUTC());
-    lanes = new MicroBatchLanes(k, "test", new MicroBatchLanes.ApplySetup(handler, retry, new Random(1)), committer, metrics,
+    lanes = new MicroBatchLanes(k, "test", null, new MicroBatchLanes.ApplySetup(handler, retry, new Random(1)), committer, metrics,
         state);
     dispatcher = new Dispatcher(new Dispatcher.DispatchSetup(0, limits, partitioner, micro), buffer, committer, lanes,
         metrics);

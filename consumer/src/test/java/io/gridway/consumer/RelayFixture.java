@@ -21,12 +21,14 @@ import java.util.TreeMap;
 public final class RelayFixture implements AutoCloseable {
   public final Relay relay;
   public final URI uri;
+  private final String source;
   private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
   /** A window as the oracle sees it: the SCN and how many of its events belong to one partition. */
   public record Expected(long scn, int events) {}
 
-  private RelayFixture(String yaml) throws InterruptedException {
+  private RelayFixture(String source, String yaml) throws InterruptedException {
+    this.source = source;
     relay = new Relay(RelayConfig.parse(yaml, "test relay"), Clock.systemUTC());
     var address = relay.start();
     uri = URI.create("http://127.0.0.1:" + address.getPort());
@@ -34,9 +36,14 @@ public final class RelayFixture implements AutoCloseable {
 
   /** A relay of source {@code src} with the given synthetic settings (YAML flow mapping body). */
   public static RelayFixture start(int partitions, String synthetic) throws InterruptedException {
-    return new RelayFixture("""
+    return start("src", partitions, synthetic);
+  }
+
+  /** A relay of the given source with the given synthetic settings (YAML flow mapping body). */
+  public static RelayFixture start(String source, int partitions, String synthetic) throws InterruptedException {
+    return new RelayFixture(source, """
         source:
-          id: src
+          id: %s
           partitions: %d
           synthetic: {%s}
         buffer:
@@ -47,7 +54,7 @@ public final class RelayFixture implements AutoCloseable {
           ioThreads: 2
           shutdownGrace: 0s
           stream: {heartbeat: 200ms}
-        """.formatted(partitions, synthetic));
+        """.formatted(source, partitions, synthetic));
   }
 
   public long processedScn() {
@@ -66,7 +73,7 @@ public final class RelayFixture implements AutoCloseable {
     long end = processedScn();
     while (Long.compareUnsigned(since, end) < 0) {
       HttpResponse<byte[]> response = client.send(HttpRequest.newBuilder(
-          uri.resolve("/v1/sources/src/events?since=" + since + "&maxBytes=16777216&waitMs=0")).build(),
+          uri.resolve("/v1/sources/" + source + "/events?since=" + since + "&maxBytes=16777216&waitMs=0")).build(),
           HttpResponse.BodyHandlers.ofByteArray());
       if (response.statusCode() != 200) {
         throw new IOException("oracle read: HTTP " + response.statusCode() + " " + new String(response.body()));

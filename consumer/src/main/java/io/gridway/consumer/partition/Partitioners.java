@@ -1,5 +1,6 @@
 package io.gridway.consumer.partition;
 
+import io.gridway.consumer.ConsumerConfig;
 import io.gridway.consumer.Window;
 import io.gridway.core.event.ChangeEvent;
 import io.gridway.core.event.Row;
@@ -76,14 +77,13 @@ public final class Partitioners {
     };
   }
 
-  /** The strategy a config names ({@code key-hash}, {@code column-value}, …). */
-  public static Partitioner named(String name, String column) {
-    return switch (name) {
-      case "key-hash" -> keyHash();
-      case "column-value" -> columnValue(column);
-      case "transaction-round-robin" -> transactionRoundRobin();
-      case "event-round-robin" -> eventRoundRobin();
-      default -> throw new IllegalArgumentException("microBatch.partitioner: unknown strategy '" + name + "'");
+  /** The strategy a config names; {@code column} is the column of {@code COLUMN_VALUE}. */
+  public static Partitioner named(ConsumerConfig.MicroPartitioner kind, String column) {
+    return switch (kind) {
+      case KEY_HASH -> keyHash();
+      case COLUMN_VALUE -> columnValue(column);
+      case TRANSACTION_ROUND_ROBIN -> transactionRoundRobin();
+      case EVENT_ROUND_ROBIN -> eventRoundRobin();
     };
   }
 

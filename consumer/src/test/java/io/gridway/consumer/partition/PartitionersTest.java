@@ -2,6 +2,7 @@ package io.gridway.consumer.partition;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gridway.consumer.ConsumerConfig;
 import org.junit.jupiter.api.Test;
 
 class PartitionersTest {
@@ -20,9 +21,8 @@ class PartitionersTest {
 
   @Test
   void namedStrategiesExist() {
-    for (String name : new String[] {"key-hash", "event-round-robin", "transaction-round-robin"}) {
-      assertThat(Partitioners.named(name, null)).isNotNull();
+    for (ConsumerConfig.MicroPartitioner kind : ConsumerConfig.MicroPartitioner.values()) {
+      assertThat(Partitioners.named(kind, "tenant")).isNotNull();
     }
-    assertThat(Partitioners.named("column-value", "tenant")).isNotNull();
   }
 }

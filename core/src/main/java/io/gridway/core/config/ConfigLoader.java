@@ -44,7 +44,7 @@ public final class ConfigLoader {
   private ConfigLoader() {}
 
   private static ObjectMapper newMapper(MapperBuilder<?, ?> builder) {
-    SimpleModule durations = new SimpleModule("gridway-durations");
+    SimpleModule durations = new SimpleModule("gridway-config-values");
     durations.addDeserializer(Duration.class, new JsonDeserializer<>() {
       @Override
       public Duration deserialize(JsonParser parser, DeserializationContext context) throws IOException {
@@ -55,6 +55,7 @@ public final class ConfigLoader {
         }
       }
     });
+    durations.setDeserializerModifier(new ConfigEnums());
     return builder
         .addModule(durations)
         .enable(
@@ -163,9 +164,6 @@ public final class ConfigLoader {
     }
     if (e instanceof InvalidFormatException invalid) {
       String message = invalid.getOriginalMessage();
-      if (invalid.getTargetType() != null && invalid.getTargetType().isEnum()) {
-        return "'" + invalid.getValue() + "' is not one of " + java.util.Arrays.toString(invalid.getTargetType().getEnumConstants()).toLowerCase(java.util.Locale.ROOT);
-      }
       return message;
     }
     if (e instanceof MismatchedInputException mismatch) {

@@ -154,9 +154,8 @@ public final class JdbcBenchmark {
     SimpleMeterRegistry meters = new SimpleMeterRegistry();
     JdbcCheckpointStore store = new JdbcCheckpointStore(pool, d, Clock.systemUTC());
     JdbcApplier applier = new JdbcApplier(pool, JdbcApplierConfig.of(group, d), null, store, meters, Clock.systemUTC());
-    ConsumerConfig config = ConsumerConfig.of("bench", List.of(relay)).withGroup(group)
-        .withPartitions(IntStream.range(0, partitions).boxed().toList())
-        .withMicroBatch(new ConsumerConfig.MicroBatch(k, "key-hash", null));
+    ConsumerConfig config = ConsumerConfig.builder("bench").relays(List.of(relay)).group(group)
+        .partitions(IntStream.range(0, partitions).toArray()).microBatches(k).build();
     OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     long[] server0 = serverCounts(pool, d);
     double serverCpu0 = serverCpuSeconds();

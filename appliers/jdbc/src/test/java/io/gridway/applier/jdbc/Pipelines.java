@@ -88,8 +88,8 @@ final class Pipelines {
       Path applyPolicy, String origin, Path dir) throws IOException {
     Path password = dir.resolve(group + "-target.pw");
     Files.writeString(password, target.rootPassword() + "\n");
-    ConsumerConfig config = ConsumerConfig.of(sourceId, List.of(uri(relay))).withGroup(group).withPartitions(List.of(0))
-        .withBatch(new ConsumerConfig.Batch(null, null, Duration.ofMillis(5), null));
+    ConsumerConfig config = ConsumerConfig.builder(sourceId).relays(List.of(uri(relay))).group(group).partitions(0)
+        .batchMaxWait(Duration.ofMillis(5)).build();
     JdbcTargetConfig jdbc = new JdbcTargetConfig(target.jdbcUrl(database), target.rootUser(), password, null, null, null,
         null, applyPolicy, origin);
     JdbcService service = JdbcService.start(config, jdbc, new SimpleMeterRegistry());

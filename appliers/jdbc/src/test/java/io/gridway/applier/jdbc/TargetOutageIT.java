@@ -65,8 +65,8 @@ class TargetOutageIT {
         JdbcCheckpointStore store = new JdbcCheckpointStore(pool, SqlDialect.POSTGRESQL, Clock.systemUTC());
         JdbcApplier applier = new JdbcApplier(pool, JdbcApplierConfig.of("outage", SqlDialect.POSTGRESQL), null, store,
             meters, Clock.systemUTC());
-        ConsumerConfig config = ConsumerConfig.of("src", List.of(uri)).withGroup("outage").withPartitions(List.of(0))
-            .withMicroBatch(new ConsumerConfig.MicroBatch(2, "key-hash", null));
+        ConsumerConfig config = ConsumerConfig.builder("src").relays(List.of(uri)).group("outage").partitions(0)
+            .microBatches(2).build();
         KillWorkload.Connector target = () -> pg.connect(db);
         try (GridwayConsumer consumer = GridwayConsumer.builder(config).checkpointStore(store).handler(applier)
             .meterRegistry(meters).build()) {
