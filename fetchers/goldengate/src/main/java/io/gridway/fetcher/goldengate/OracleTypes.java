@@ -24,6 +24,15 @@ final class OracleTypes {
    * @throws IllegalArgumentException naming the type when it is unknown or out of the core's range
    */
   static Mapped map(String columnName, String oracleType) {
+    try {
+      return mapType(columnName, oracleType);
+    } catch (IllegalArgumentException e) {
+      String m = e.getMessage();
+      throw m.startsWith("column ") ? e : new IllegalArgumentException("column " + columnName + ": " + m, e);
+    }
+  }
+
+  private static Mapped mapType(String columnName, String oracleType) {
     String type = oracleType.trim().toUpperCase(Locale.ROOT).replaceAll("\\s+", " ");
     int open = type.indexOf('(');
     int close = type.indexOf(')');
@@ -31,7 +40,7 @@ final class OracleTypes {
     String suffix = close < 0 ? "" : type.substring(close + 1).trim();
     String[] args = open < 0 || close < open ? new String[0] : type.substring(open + 1, close).split(",");
     if (open < 0 && (base.endsWith(" WITH TIME ZONE") || base.endsWith(" WITH LOCAL TIME ZONE"))) {
-      suffix = base.substring(base.indexOf(" WITH"));
+      suffix = base.substring(base.indexOf(" WITH") + 1);
       base = base.substring(0, base.indexOf(" WITH"));
     }
     return switch (base) {

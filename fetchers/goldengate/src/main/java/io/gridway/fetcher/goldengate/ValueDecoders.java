@@ -161,11 +161,26 @@ final class ValueDecoders {
     @Override
     public Object fromText(String text) {
       try {
-        return Bytes.wrap(Base64.getMimeDecoder().decode(text));
+        return Bytes.wrap(Base64.getDecoder().decode(withoutLineBreaks(text)));
       } catch (IllegalArgumentException e) {
         throw new MalformedRecordException("binary value is not Base64: " + e.getMessage());
       }
     }
+  }
+
+  /** Base64 may be wrapped in lines; any other stray character is an error, not skipped (as the MIME decoder would). */
+  private static String withoutLineBreaks(String text) {
+    if (text.indexOf('\n') < 0 && text.indexOf('\r') < 0 && text.indexOf(' ') < 0) {
+      return text;
+    }
+    StringBuilder s = new StringBuilder(text.length());
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c != '\n' && c != '\r' && c != ' ') {
+        s.append(c);
+      }
+    }
+    return s.toString();
   }
 
   static BigDecimal parseDecimal(String text) {
