@@ -205,6 +205,7 @@ public final class GoldenGateFetcher implements Fetcher {
           }
           if (reader.hasPartialRecord()) {
             reader.next(); // a malformed beginning reports itself here
+            reader.pointAtRest();
             throw new MalformedRecordException("the file ends in an incomplete record, and the writer has moved on to "
                 + files.name(sequence + 1));
           }

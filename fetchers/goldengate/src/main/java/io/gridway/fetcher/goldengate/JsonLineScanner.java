@@ -8,22 +8,18 @@ package io.gridway.fetcher.goldengate;
 final class JsonLineScanner implements RecordScanner {
   private int start;
   private int end;
-  private int newlines;
 
   @Override
   public boolean scan(byte[] buf, int from, int to) {
     int lineStart = from;
-    int breaks = 0;
     for (int i = from; i < to; i++) {
       if (buf[i] == '\n') {
-        breaks++;
         if (isBlank(buf, lineStart, i)) {
           lineStart = i + 1;
           continue;
         }
         start = lineStart;
         end = i + 1;
-        newlines = breaks;
         return true;
       }
     }
@@ -48,10 +44,5 @@ final class JsonLineScanner implements RecordScanner {
   @Override
   public int end() {
     return end;
-  }
-
-  @Override
-  public int newlines() {
-    return newlines;
   }
 }

@@ -25,10 +25,8 @@ final class RecordReader implements AutoCloseable {
   private long bufferOffset; // file offset of buf[0]
   private int consumed; // buf[0, consumed) is behind us
   private int filled; // buf[consumed, filled) is read and not yet consumed
-  private long line; // 1-based line number at `consumed`
   private int recordStart;
   private int recordEnd;
-  private long recordLine;
 
   RecordReader(Path file, long offset, RecordScanner scanner, long maxRecordBytes) throws IOException {
     this.file = file;
@@ -37,10 +35,9 @@ final class RecordReader implements AutoCloseable {
     this.maxRecordBytes = (int) Math.min(Integer.MAX_VALUE - 16, maxRecordBytes);
     this.buf = new byte[Math.min(INITIAL_BUFFER, this.maxRecordBytes)];
     this.bufferOffset = offset;
-    this.line = 1 + newlinesBefore(offset);
   }
 
-  /** Counts line breaks in the file before {@code offset}, so that errors after a resume name the right line. */
+  /** Counts line breaks in the file before {@code offset}: only for error messages, so never on the hot path. */
   private long newlinesBefore(long offset) throws IOException {
     long count = 0;
     ByteBuffer chunk = ByteBuffer.allocate(64 * 1024);
@@ -73,8 +70,7 @@ final class RecordReader implements AutoCloseable {
     try {
       found = scanner.scan(buf, consumed, filled);
     } catch (MalformedRecordException e) {
-      recordStart = consumed;
-      recordLine = line;
+      recordStart = firstNonBlank(consumed);
       throw e;
     }
     if (!found) {
@@ -82,20 +78,16 @@ final class RecordReader implements AutoCloseable {
     }
     recordStart = scanner.start();
     recordEnd = scanner.end();
-    recordLine = line + countNewlines(consumed, recordStart);
-    line += scanner.newlines();
     consumed = recordEnd;
     return true;
   }
 
-  private long countNewlines(int from, int to) {
-    long n = 0;
-    for (int i = from; i < to; i++) {
-      if (buf[i] == '\n') {
-        n++;
-      }
+  private int firstNonBlank(int from) {
+    int i = from;
+    while (i < filled && (buf[i] == ' ' || buf[i] == '\n' || buf[i] == '\r' || buf[i] == '\t')) {
+      i++;
     }
-    return n;
+    return i;
   }
 
   /**
@@ -113,8 +105,7 @@ final class RecordReader implements AutoCloseable {
     }
     if (filled == buf.length) {
       if (buf.length >= maxRecordBytes) {
-        recordStart = 0;
-        recordLine = line;
+        recordStart = firstNonBlank(0);
         throw new MalformedRecordException("a record longer than maxTransactionBytes (" + maxRecordBytes
             + " bytes) begins here, or its end is missing");
       }
@@ -128,6 +119,11 @@ final class RecordReader implements AutoCloseable {
     }
     filled += n;
     return n;
+  }
+
+  /** Points {@link #recordOffset} at the bytes still waiting for the rest of their record (for an error). */
+  void pointAtRest() {
+    recordStart = firstNonBlank(consumed);
   }
 
   /** Whether bytes other than blanks are waiting for the rest of their record. */
@@ -163,9 +159,13 @@ final class RecordReader implements AutoCloseable {
     return bufferOffset + recordStart;
   }
 
-  /** The 1-based line the current record (or the error) begins on. */
+  /** The 1-based line the current record (or the error) begins on; reads the file up to it (for messages only). */
   long recordLine() {
-    return recordLine;
+    try {
+      return 1 + newlinesBefore(recordOffset());
+    } catch (IOException e) {
+      return -1;
+    }
   }
 
   Path file() {

@@ -11,8 +11,7 @@ interface RecordScanner {
    * Looks for a complete record in {@code buf[from, to)}.
    *
    * @return true when one was found: then {@link #start()} and {@link #end()} bound it (what precedes it in
-   *     the window, such as blank lines or an XML prolog, is to be skipped), and {@link #newlines()} counts
-   *     the line breaks from {@code from} to its end
+   *     the window, such as blank lines or an XML prolog, is to be skipped)
    * @throws MalformedRecordException when the bytes at {@code from} cannot begin a record
    */
   boolean scan(byte[] buf, int from, int to);
@@ -20,8 +19,6 @@ interface RecordScanner {
   int start();
 
   int end();
-
-  int newlines();
 
   static RecordScanner of(GoldenGateConfig.Format format) {
     return format == GoldenGateConfig.Format.JSON ? new JsonLineScanner() : new XmlElementScanner();

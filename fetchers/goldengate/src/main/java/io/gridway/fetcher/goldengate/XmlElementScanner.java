@@ -21,7 +21,6 @@ final class XmlElementScanner implements RecordScanner {
 
   private int start;
   private int end;
-  private int newlines;
 
   @Override
   public boolean scan(byte[] buf, int from, int to) {
@@ -91,7 +90,6 @@ final class XmlElementScanner implements RecordScanner {
       }
       start = i;
       end = elementEnd;
-      newlines = countNewlines(buf, from, elementEnd);
       return true;
     }
   }
@@ -128,16 +126,6 @@ final class XmlElementScanner implements RecordScanner {
       }
       i = lt + 1;
     }
-  }
-
-  private static int countNewlines(byte[] buf, int from, int to) {
-    int n = 0;
-    for (int i = from; i < to; i++) {
-      if (buf[i] == '\n') {
-        n++;
-      }
-    }
-    return n;
   }
 
   private static boolean isSpace(byte b) {
@@ -211,10 +199,5 @@ final class XmlElementScanner implements RecordScanner {
   @Override
   public int end() {
     return end;
-  }
-
-  @Override
-  public int newlines() {
-    return newlines;
   }
 }
