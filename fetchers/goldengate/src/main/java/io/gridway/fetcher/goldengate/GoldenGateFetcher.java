@@ -134,6 +134,10 @@ public final class GoldenGateFetcher implements Fetcher {
       status = new FetcherStatus(FetcherStatus.State.STOPPED, delivered(), "closed");
       LOG.info("Fetcher {} stopped after {}", source, delivered());
     } catch (FetcherException e) {
+      if (closing && e.getCause() instanceof java.nio.channels.ClosedByInterruptException) {
+        status = new FetcherStatus(FetcherStatus.State.STOPPED, delivered(), "closed");
+        return; // close() interrupted a read: FileChannel closes itself then, which is no failure
+      }
       status = new FetcherStatus(FetcherStatus.State.FAILED, delivered(), e.getMessage());
       LOG.error("Fetcher {} stopped: {}", source, e.getMessage());
       sink.failed(e);

@@ -380,4 +380,27 @@ class GoldenGateFetcherTest {
       assertThat(sink.failure().getMessage()).contains("SHOP.NOPE.schema.json").contains("line 1");
     }
   }
+
+  @Test
+  void closeStopsAWaitingOrReadingFetcherWithoutReportingAFailure() {
+    try (Fixture f = new Fixture(root, GoldenGateConfig.Format.JSON)) {
+      RecordingSink idle = new RecordingSink();
+      GoldenGateFetcher waiting = f.start(null, idle); // no file yet: waits for the first one
+      await().atMost(WAIT).until(() -> waiting.status().detail().startsWith("waiting for a file"));
+      waiting.close();
+      assertThat(waiting.status().state()).isEqualTo(FetcherStatus.State.STOPPED);
+
+      for (int i = 1; i <= 200; i++) {
+        f.append(1, txn(i, "c" + i, order(i, "c", "1")));
+      }
+      RecordingSink reading = new RecordingSink();
+      GoldenGateFetcher fetcher = f.start(null, reading);
+      await().atMost(WAIT).until(() -> reading.size() > 0);
+      fetcher.close();
+      assertThat(fetcher.status().state()).isEqualTo(FetcherStatus.State.STOPPED);
+      assertThat(idle.failure()).isNull();
+      assertThat(reading.failure()).isNull();
+      assertThat(fetcher.status().position()).isEqualTo(reading.transactions().get(reading.size() - 1).position());
+    }
+  }
 }
