@@ -403,4 +403,51 @@ class GoldenGateFetcherTest {
       assertThat(fetcher.status().position()).isEqualTo(reading.transactions().get(reading.size() - 1).position());
     }
   }
+
+  /** FORMATXML ENCODING UTF-8 adds a header and a root node; NOTRANS writes dbupdate elements without transactions. */
+  @Test
+  void xmlWithItsHeaderRootNodeAndNotransIsGroupedByCsn() {
+    try (Fixture f = new Fixture(root, GoldenGateConfig.Format.XML)) {
+      GoldenGateFiles.Txn first = txn(50, "n.1", order(1, "a", "1"),
+          update(ORDERS, row("ID", "1", "CUSTOMER", "a", "AMOUNT", "1"), row("ID", "1", "CUSTOMER", "b", "AMOUNT", "2")));
+      GoldenGateFiles.Txn second = txn(51, "n.2", delete(ORDERS, row("ID", "1")));
+      StringBuilder text = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<OracleGoldenGateFormatXML>\n");
+      for (GoldenGateFiles.Txn t : List.of(first, second)) {
+        for (GoldenGateFiles.Op op : t.ops()) {
+          text.append(GoldenGateFiles.xmlOp(t, op)); // NOTRANS: no <transaction> around them
+        }
+      }
+      GoldenGateFiles.append(f.file(1), text.toString());
+      GoldenGateFiles.append(f.file(2), GoldenGateFiles.xmlOp(txn(52, "n.3", order(9, "z", "9")), order(9, "z", "9"))
+          + "</OracleGoldenGateFormatXML>\n");
+      RecordingSink sink = new RecordingSink();
+      f.start(null, sink);
+      await().atMost(WAIT).until(() -> sink.size() == 2);
+      Transaction t1 = sink.transactions().get(0);
+      assertThat(t1.scn()).isEqualTo(new Scn(50));
+      assertThat(t1.events()).extracting(ChangeEvent::op).containsExactly(Operation.INSERT, Operation.UPDATE);
+      assertThat(values(t1.events().get(1).before())).containsExactly(1L, "a", new BigDecimal("1.00"));
+      assertThat(values(t1.events().get(1).after())).containsExactly(1L, "b", new BigDecimal("2.00"));
+      Transaction t2 = sink.transactions().get(1);
+      assertThat(t2.scn()).isEqualTo(new Scn(51));
+      // a delete's before image with the key only: the other columns are NULL
+      assertThat(values(t2.events().get(0).before())).containsExactly(1L, null, null);
+      assertThat(sink.failure()).isNull();
+    }
+  }
+
+  @Test
+  void aRolledFileEndingInAnIncompleteRecordIsAnError() throws Exception {
+    try (Fixture f = new Fixture(root, GoldenGateConfig.Format.JSON)) {
+      f.append(1, txn(1, "a", order(1, "a", "1")));
+      long offset = Files.size(f.file(1));
+      GoldenGateFiles.append(f.file(1), "{\"table\":\"SHOP.ORD");
+      f.append(2, txn(2, "b", order(2, "b", "2")));
+      RecordingSink sink = new RecordingSink();
+      f.start(null, sink);
+      await().atMost(WAIT).until(() -> sink.failure() != null);
+      assertThat(sink.failure().getMessage()).contains(f.file(1) + " at offset " + offset + " (line 2)")
+          .contains("ends in an incomplete record, and the writer has moved on to ea000000002");
+    }
+  }
 }
