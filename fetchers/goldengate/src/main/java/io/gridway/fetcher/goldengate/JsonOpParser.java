@@ -7,6 +7,9 @@ import com.fasterxml.jackson.core.JsonToken;
 import io.gridway.core.event.Operation;
 import io.gridway.core.event.Utf8Text;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.List;
 
@@ -179,7 +182,12 @@ final class JsonOpParser implements UnitParser {
     long at = p.currentTokenLocation().getByteOffset();
     if (at >= 0 && at < record.length && record[(int) at] == '"') {
       int from = (int) at + 1;
-      for (int i = from; i < record.length; i++) {
+      int i = from;
+      // eight bytes a step while none is a quote, a backslash or a control character
+      while (i + 8 <= record.length && special((long) LONGS.get(record, i)) == 0) {
+        i += 8;
+      }
+      for (; i < record.length; i++) {
         byte b = record[i];
         if (b == '"') {
           Utf8Text text = Utf8Text.ifWellFormed(record, from, i - from);
@@ -189,11 +197,22 @@ final class JsonOpParser implements UnitParser {
           break;
         }
         if (b == '\\' || (b >= 0 && b < 0x20)) {
-          break;
+          break; // an escape: let Jackson decode it
         }
       }
     }
     return p.getText();
+  }
+
+  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final long ONES = 0x0101_0101_0101_0101L;
+  private static final long HIGHS = 0x8080_8080_8080_8080L;
+
+  /** Non-zero when one of the eight bytes may be '"', '\\' or below 0x20 (the classic has-zero-byte test). */
+  private static long special(long w) {
+    long quote = w ^ (ONES * '"');
+    long backslash = w ^ (ONES * '\\');
+    return ((quote - ONES) & ~quote | (backslash - ONES) & ~backslash | (w - ONES * 0x20) & ~w) & HIGHS;
   }
 
   private static String text(JsonParser p, JsonToken value, String field) throws IOException {

@@ -75,6 +75,9 @@ final class WindowAssembler {
    *     without the tokens that tell transactions apart, a window too large)
    */
   void accept(ChangeUnit unit, long sequence, long endOffset) throws InterruptedException {
+    if (unit.ops().isEmpty() && unit.csn() < 0 && unit.xid() == null) {
+      return; // an empty transaction element: nothing to deliver, nothing to tell apart
+    }
     if (unit.csn() >= 0) {
       acceptWithCsn(unit, sequence, endOffset);
     } else {
@@ -91,6 +94,9 @@ final class WindowAssembler {
     if (units > 0 && next != csn) {
       if (Long.compareUnsigned(next, csn) < 0) {
         regression(next, csn);
+        // the dropped record lies behind the pending window now: resuming after the window must not read it again
+        endSequence = sequence;
+        endOffset = end;
         return;
       }
       deliver();

@@ -38,11 +38,15 @@ public final class GoldenGateBenchmark {
   public static void main(String[] args) throws Exception {
     int rows = args.length > 0 ? Integer.parseInt(args[0]) : 480_000;
     int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+    String only = args.length > 2 ? args[2] : "";
     Path root = Files.createTempDirectory("gg-bench");
     try {
       System.out.printf(Locale.ROOT, "GoldenGate fetcher benchmark: %,d rows of ~1,100 bytes, %d rows per transaction, best of %d rounds, %d vCPUs%n",
           rows, ROWS_PER_TRANSACTION, rounds, Runtime.getRuntime().availableProcessors());
       for (GoldenGateConfig.Format format : GoldenGateConfig.Format.values()) {
+        if (!only.isEmpty() && !only.equalsIgnoreCase(format.name())) {
+          continue;
+        }
         run(root.resolve(format.name().toLowerCase(Locale.ROOT)), format, rows, rounds);
       }
     } finally {
@@ -61,19 +65,32 @@ public final class GoldenGateBenchmark {
     GoldenGateConfig config = GoldenGateConfig.of(data, "bb", format == GoldenGateConfig.Format.XML ? "xml" : "json", schemas);
     double bestFetcher = 0;
     double bestLimit = 0;
+    double fetcherCpu = Double.MAX_VALUE;
+    double limitCpu = Double.MAX_VALUE;
     for (int round = 0; round < rounds; round++) {
       long t0 = System.nanoTime();
+      long c0 = cpuNanos();
       TrailLimitReader.Result limit = new TrailLimitReader(config).read(1, last);
       double limitRate = limit.operations() / ((System.nanoTime() - t0) / 1e9);
+      limitCpu = Math.min(limitCpu, (cpuNanos() - c0) / 1e3 / rows);
       if (limit.operations() != rows + 1) {
         throw new IllegalStateException("limit read " + limit.operations() + " operations, expected " + (rows + 1));
       }
+      long c1 = cpuNanos();
       double fetcherRate = rows / fetch(config, rows);
+      fetcherCpu = Math.min(fetcherCpu, (cpuNanos() - c1) / 1e3 / rows);
       bestFetcher = Math.max(bestFetcher, fetcherRate);
       bestLimit = Math.max(bestLimit, limitRate);
     }
-    System.out.printf(Locale.ROOT, "%-4s %,7.1f MB in %d files | fetcher %,10.0f events/s | limit (read+tokenize) %,10.0f events/s | ratio %.2f%n",
-        format.name().toLowerCase(Locale.ROOT), written[1] / 1e6, last, bestFetcher, bestLimit, bestFetcher / bestLimit);
+    System.out.printf(Locale.ROOT, "%-4s %,7.1f MB in %d files | fetcher %,10.0f events/s, %.2f µs CPU/event | limit (read+tokenize)"
+        + " %,10.0f events/s, %.2f µs CPU/event | ratio %.2f wall, %.2f CPU%n",
+        format.name().toLowerCase(Locale.ROOT), written[1] / 1e6, last, bestFetcher, fetcherCpu, bestLimit, limitCpu,
+        bestFetcher / bestLimit, limitCpu / fetcherCpu);
+  }
+
+  /** CPU time of the whole JVM (reader thread, GC, JIT): steadier than wall time on a shared machine. */
+  private static long cpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
   /** Seconds until the fetcher has delivered {@code rows} events. */
