@@ -275,7 +275,7 @@ public final class GoldenGateFetcher implements Fetcher {
       } catch (IOException e) {
         throw new FetcherException("fetcher " + source + ": cannot list " + files.directory() + ": " + e.getMessage(), e);
       }
-      status = new FetcherStatus(FetcherStatus.State.RUNNING, null, "waiting for a file " + files.name(0).replaceAll("0", "N")
+      status = new FetcherStatus(FetcherStatus.State.RUNNING, null, "waiting for a file " + files.pattern()
           + " in " + files.directory());
       sleeper.sleep(backoff.next());
     }

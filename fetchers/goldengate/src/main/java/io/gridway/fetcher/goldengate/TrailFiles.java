@@ -38,6 +38,11 @@ final class TrailFiles {
     return prefix + "0".repeat(digits - number.length()) + number + suffix;
   }
 
+  /** The names' shape, for messages: {@code eaNNNNNNNNN}. */
+  String pattern() {
+    return prefix + "N".repeat(digits) + suffix;
+  }
+
   Path path(long sequence) {
     return directory.resolve(name(sequence));
   }
