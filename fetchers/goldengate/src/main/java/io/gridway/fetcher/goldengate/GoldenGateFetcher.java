@@ -221,6 +221,7 @@ public final class GoldenGateFetcher implements Fetcher {
       }
       if (idleSince == null) {
         idleSince = clock.instant();
+        windows.idle(sequence, reader.offset(), idleSince.getEpochSecond() * 1_000_000L + idleSince.getNano() / 1000);
         status = new FetcherStatus(FetcherStatus.State.RUNNING, delivered(), "reading " + reader.file()
             + (windows.holdsRecords() ? "; the newest window waits for the next record" : "") + "; idle since " + idleSince);
       }

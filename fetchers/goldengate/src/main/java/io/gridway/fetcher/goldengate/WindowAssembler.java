@@ -1,6 +1,7 @@
 package io.gridway.fetcher.goldengate;
 
 import io.gridway.core.event.ChangeEvent;
+import io.gridway.core.event.Heartbeat;
 import io.gridway.core.event.Row;
 import io.gridway.core.event.Scn;
 import io.gridway.core.event.SourcePosition;
@@ -49,6 +50,7 @@ final class WindowAssembler {
   private long csn = -1;
   private long lastCsn = -1;
   private Scn lastScn;
+  private Scn lastHeartbeat;
   private final List<String> xids = new ArrayList<>(2);
   private String lastXid;
   private ChangeUnit.Boundary lastBoundary = ChangeUnit.Boundary.UNKNOWN;
@@ -191,6 +193,37 @@ final class WindowAssembler {
     csn = -1;
     lastXid = null;
     lastBoundary = ChangeUnit.Boundary.UNKNOWN;
+  }
+
+  /**
+   * Tells the sink how far the source has been read while the files are idle, so that the relay's heartbeats and
+   * consumers' checkpoints move on: with CSNs, to just below the pending window's CSN (every later window has at
+   * least that CSN); without, to the packed position read so far when no window is pending (nothing before it is
+   * still to come, so it is also a position to resume from). Never decreasing, never at or below a delivered SCN.
+   *
+   * @param sequence the file being read
+   * @param offset the offset just past the last record read from it
+   */
+  void idle(long sequence, long offset, long nowMicros) throws InterruptedException {
+    Scn scn;
+    SourcePosition.Trail position = lastDelivered;
+    if (mode == Mode.CSN && units > 0) {
+      scn = new Scn(csn - 1);
+    } else if (mode != Mode.CSN && units == 0 && offset <= 0xFFFF_FFFFL) {
+      scn = Scn.ofTrail(sequence, offset);
+      position = new SourcePosition.Trail(sequence, offset);
+    } else {
+      return;
+    }
+    Scn floor = lastHeartbeat == null || lastScn != null && lastScn.isAfter(lastHeartbeat) ? lastScn : lastHeartbeat;
+    if (scn.value() == 0 || floor != null && !scn.isAfter(floor)) {
+      return;
+    }
+    lastHeartbeat = scn;
+    sink.heartbeat(new Heartbeat(scn, nowMicros, position));
+    if (position != lastDelivered) {
+      lastDelivered = position;
+    }
   }
 
   /** The position of the last window the sink took, or where the fetcher resumed. */

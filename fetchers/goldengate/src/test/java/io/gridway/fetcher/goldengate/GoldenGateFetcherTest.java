@@ -456,4 +456,26 @@ class GoldenGateFetcherTest {
           .contains("ends in an incomplete record, and the writer has moved on to ea000000002");
     }
   }
+
+  @ParameterizedTest
+  @EnumSource(GoldenGateConfig.Format.class)
+  void anIdleSourceHeartbeatsJustBelowThePendingWindowsCsn(GoldenGateConfig.Format format) {
+    try (Fixture f = new Fixture(root, format)) {
+      f.append(1, txn(100, "h1", order(1, "a", "1")), txn(105, "h2", order(2, "b", "2")));
+      RecordingSink sink = new RecordingSink();
+      f.start(null, sink);
+      await().atMost(WAIT).until(() -> !sink.heartbeats().isEmpty());
+      assertThat(sink.transactions()).extracting(Transaction::scn).containsExactly(new Scn(100));
+      io.gridway.core.event.Heartbeat hb = sink.heartbeats().get(0);
+      assertThat(hb.scn()).isEqualTo(new Scn(104)); // CSN 105's window is pending: nothing below 105 is still to come
+      assertThat(hb.position()).isEqualTo(sink.transactions().get(0).position());
+
+      f.append(1, txn(106, "h3", order(3, "c", "3")));
+      await().atMost(WAIT).until(() -> sink.size() == 2);
+      assertThat(sink.transactions().get(1).scn()).isEqualTo(new Scn(105));
+      int sleeps = f.sleeps.get();
+      await().atMost(WAIT).until(() -> f.sleeps.get() >= sleeps + 3); // idle again, past the point of heartbeating
+      assertThat(sink.heartbeats()).hasSize(1); // 106 - 1 = 105 is no progress: no second heartbeat
+    }
+  }
 }

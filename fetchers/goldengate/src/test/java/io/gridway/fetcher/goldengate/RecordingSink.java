@@ -10,6 +10,7 @@ import java.util.List;
 /** Keeps what a fetcher delivers; thread-safe (the fetcher's thread writes, the test's thread reads). */
 final class RecordingSink implements TransactionSink {
   private final List<Transaction> transactions = new ArrayList<>();
+  private final List<Heartbeat> heartbeats = new ArrayList<>();
   private volatile FetcherException failure;
 
   @Override
@@ -18,7 +19,13 @@ final class RecordingSink implements TransactionSink {
   }
 
   @Override
-  public void heartbeat(Heartbeat heartbeat) {}
+  public synchronized void heartbeat(Heartbeat heartbeat) {
+    heartbeats.add(heartbeat);
+  }
+
+  synchronized List<Heartbeat> heartbeats() {
+    return List.copyOf(heartbeats);
+  }
 
   @Override
   public void failed(FetcherException error) {
