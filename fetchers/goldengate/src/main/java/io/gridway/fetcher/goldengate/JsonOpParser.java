@@ -1,0 +1,243 @@
+package io.gridway.fetcher.goldengate;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import io.gridway.core.event.Operation;
+import io.gridway.core.event.Utf8Text;
+import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * One line of the GoldenGate for Big Data JSON operation format: an object with the metadata fields {@code
+ * table}, {@code op_type} (I, U, D, T), {@code op_ts}, {@code current_ts}, {@code pos}, optionally {@code
+ * primary_keys}, {@code tokens} and a transaction indicator {@code txind}, then {@code before} and {@code after}
+ * (objects of column name to value, or null). Read with Jackson's streaming parser straight from the file's
+ * bytes, token by token: no tree, no reflection, no intermediate strings for skipped fields. Fields it does not
+ * know are skipped; the metadata must come before the images (as the formatter writes it), because decoding a
+ * value needs its table.
+ */
+final class JsonOpParser implements UnitParser {
+  private final JsonFactory factory = new JsonFactory();
+  private final SchemaDirectory schemas;
+  private final String csnToken;
+  private final String xidToken;
+
+  JsonOpParser(SchemaDirectory schemas, String csnToken, String xidToken) {
+    this.schemas = schemas;
+    this.csnToken = csnToken;
+    this.xidToken = xidToken;
+  }
+
+  @Override
+  public ChangeUnit parse(byte[] buf, int start, int end) {
+    // A copy of its own: text values keep their UTF-8 bytes in it (Utf8Text), while the reader reuses its buffer.
+    byte[] record = Arrays.copyOfRange(buf, start, end);
+    try (JsonParser p = factory.createParser(record)) {
+      return parse(p, record);
+    } catch (JsonProcessingException e) {
+      throw new MalformedRecordException("not a JSON object: " + e.getOriginalMessage());
+    } catch (IOException e) {
+      throw new MalformedRecordException("cannot read the JSON record: " + e.getMessage(), e);
+    }
+  }
+
+  private ChangeUnit parse(JsonParser p, byte[] record) throws IOException {
+    if (p.nextToken() != JsonToken.START_OBJECT) {
+      throw new MalformedRecordException("a record must be a JSON object");
+    }
+    TableEntry table = null;
+    Operation op = null;
+    long commitMicros = 0;
+    long csn = -1;
+    String xid = null;
+    ChangeUnit.Boundary boundary = ChangeUnit.Boundary.UNKNOWN;
+    Object[] before = null;
+    Object[] after = null;
+    boolean sawBefore = false;
+    boolean sawAfter = false;
+    JsonToken t;
+    while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+      String field = p.currentName();
+      JsonToken value = p.nextToken();
+      switch (field) {
+        case "table" -> table = schemas.table(text(p, value, field));
+        case "op_type" -> op = operation(text(p, value, field));
+        case "op_ts" -> commitMicros = OracleTemporal.epochMicros(text(p, value, field));
+        case "txind" -> boundary = boundary(p.getText());
+        case "tokens" -> {
+          if (value == JsonToken.START_OBJECT) {
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+              String name = p.currentName();
+              JsonToken tokenValue = p.nextToken();
+              if (name.equals(csnToken) && tokenValue != JsonToken.VALUE_NULL) {
+                csn = UnitParser.csn(p.getText(), csnToken);
+              } else if (name.equals(xidToken) && tokenValue != JsonToken.VALUE_NULL) {
+                xid = p.getText();
+              } else {
+                p.skipChildren();
+              }
+            }
+          } else if (value != JsonToken.VALUE_NULL) {
+            throw new MalformedRecordException("tokens must be an object");
+          }
+        }
+        case "before" -> {
+          sawBefore = true;
+          before = image(p, value, table, field, record);
+        }
+        case "after" -> {
+          sawAfter = true;
+          after = image(p, value, table, field, record);
+        }
+        default -> p.skipChildren();
+      }
+    }
+    if (t != JsonToken.END_OBJECT) {
+      throw new MalformedRecordException("unexpected " + t + " in the record");
+    }
+    if (p.nextToken() != null) {
+      throw new MalformedRecordException("text after the record's closing brace");
+    }
+    if (table == null || op == null) {
+      throw new MalformedRecordException("the record lacks " + (table == null ? "table" : "op_type"));
+    }
+    if (!sawBefore && !sawAfter && op != Operation.TRUNCATE) {
+      throw new MalformedRecordException("the record has neither before nor after");
+    }
+    ParsedOp parsed = switch (op) {
+      case INSERT -> new ParsedOp(table, op, null, require(after, "an insert", "after"));
+      case UPDATE -> new ParsedOp(table, op, before, require(after, "an update", "after"));
+      case DELETE -> new ParsedOp(table, op, require(before, "a delete", "before"), null);
+      default -> new ParsedOp(table, op, null, null);
+    };
+    return new ChangeUnit(List.of(Images.complete(parsed)), csn, xid, commitMicros, boundary, record.length);
+  }
+
+  private static Object[] require(Object[] image, String what, String field) {
+    if (image == null) {
+      throw new MalformedRecordException(what + " needs a non-null " + field);
+    }
+    return image;
+  }
+
+  private static Object[] image(JsonParser p, JsonToken value, TableEntry table, String field, byte[] record) throws IOException {
+    if (value == JsonToken.VALUE_NULL) {
+      return null;
+    }
+    if (value != JsonToken.START_OBJECT) {
+      throw new MalformedRecordException(field + " must be an object or null");
+    }
+    if (table == null) {
+      throw new MalformedRecordException(field + " comes before table; the formatter writes the metadata fields first");
+    }
+    ValueDecoder[] decoders = table.decoders();
+    Object[] values = Images.blank(decoders.length);
+    int expected = 0;
+    while (p.nextToken() == JsonToken.FIELD_NAME) {
+      String column = p.currentName();
+      JsonToken token = p.nextToken();
+      int index = table.indexOf(column, expected);
+      if (index < 0) {
+        if (column.endsWith("_isMissing")) { // older formatters flag a missing column beside its null
+          int flagged = table.indexOf(column.substring(0, column.length() - "_isMissing".length()), expected - 1);
+          if (flagged >= 0) {
+            if (token == JsonToken.VALUE_TRUE) {
+              values[flagged] = Images.MISSING;
+            }
+            continue;
+          }
+        }
+        throw new MalformedRecordException(field + " has column " + column + ", which the schema file of " + table.name() + " lacks");
+      }
+      if (token == JsonToken.VALUE_NULL) {
+        values[index] = null;
+      } else if (token.isStructStart()) {
+        throw new MalformedRecordException(table.name() + "." + column + " is a JSON " + (token == JsonToken.START_OBJECT ? "object" : "array")
+            + ", not a column value");
+      } else if (token == JsonToken.VALUE_STRING && decoders[index] == ValueDecoders.TEXT) {
+        values[index] = text(p, record);
+      } else {
+        try {
+          values[index] = decoders[index].fromJson(p);
+        } catch (MalformedRecordException e) {
+          throw new MalformedRecordException(table.name() + "." + column + ": " + e.getMessage(), e);
+        }
+      }
+      expected = index + 1;
+    }
+    return values;
+  }
+
+  /**
+   * A text value as the UTF-8 bytes it has in the record when it has no escapes, else as a String: saves decoding
+   * it to chars, building a String and encoding it back for the wire (the payload of a 1,100-byte row).
+   */
+  private static Object text(JsonParser p, byte[] record) throws IOException {
+    long at = p.currentTokenLocation().getByteOffset();
+    if (at >= 0 && at < record.length && record[(int) at] == '"') {
+      int from = (int) at + 1;
+      int i = from;
+      // eight bytes a step while none is a quote, a backslash or a control character
+      while (i + 8 <= record.length && special((long) LONGS.get(record, i)) == 0) {
+        i += 8;
+      }
+      for (; i < record.length; i++) {
+        byte b = record[i];
+        if (b == '"') {
+          Utf8Text text = Utf8Text.ifWellFormed(record, from, i - from);
+          if (text != null) {
+            return text;
+          }
+          break;
+        }
+        if (b == '\\' || (b >= 0 && b < 0x20)) {
+          break; // an escape: let Jackson decode it
+        }
+      }
+    }
+    return p.getText();
+  }
+
+  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final long ONES = 0x0101_0101_0101_0101L;
+  private static final long HIGHS = 0x8080_8080_8080_8080L;
+
+  /** Non-zero when one of the eight bytes may be '"', '\\' or below 0x20 (the classic has-zero-byte test). */
+  private static long special(long w) {
+    long quote = w ^ (ONES * '"');
+    long backslash = w ^ (ONES * '\\');
+    return ((quote - ONES) & ~quote | (backslash - ONES) & ~backslash | (w - ONES * 0x20) & ~w) & HIGHS;
+  }
+
+  private static String text(JsonParser p, JsonToken value, String field) throws IOException {
+    if (value != JsonToken.VALUE_STRING) {
+      throw new MalformedRecordException(field + " must be a string");
+    }
+    return p.getText();
+  }
+
+  private static Operation operation(String code) {
+    return switch (code) {
+      case "I" -> Operation.INSERT;
+      case "U" -> Operation.UPDATE;
+      case "D" -> Operation.DELETE;
+      case "T" -> Operation.TRUNCATE;
+      default -> throw new MalformedRecordException("op_type '" + code + "' is not one of I, U, D, T");
+    };
+  }
+
+  /** GoldenGate's transaction indicator: 0 begin, 1 middle, 2 end, 3 whole (or the letters B, M, E, W). */
+  private static ChangeUnit.Boundary boundary(String text) {
+    return switch (text) {
+      case "0", "1", "B", "M" -> ChangeUnit.Boundary.CONTINUES;
+      case "2", "3", "E", "W" -> ChangeUnit.Boundary.ENDS;
+      default -> throw new MalformedRecordException("txind '" + text + "' is not one of 0, 1, 2, 3");
+    };
+  }
+}

@@ -1,0 +1,20 @@
+package io.gridway.fetcher.goldengate;
+
+import com.fasterxml.jackson.core.JsonParser;
+import java.io.IOException;
+
+/**
+ * Turns one column value as GoldenGate wrote it into the column's canonical Java value (see {@code
+ * io.gridway.core.schema.Column#javaType}). One instance per column, chosen once when the table's schema file
+ * is read, so a value costs no type dispatch beyond a virtual call. Stateless and thread-safe.
+ */
+interface ValueDecoder {
+
+  /** A value written as text: XML element content, or a JSON string. Never null. */
+  Object fromText(String text);
+
+  /** A value at the parser's current (non-null) JSON token; numbers may arrive as JSON numbers. */
+  default Object fromJson(JsonParser parser) throws IOException {
+    return fromText(parser.getText());
+  }
+}
