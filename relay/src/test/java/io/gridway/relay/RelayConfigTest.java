@@ -96,17 +96,19 @@ class RelayConfigTest {
   @Test
   void sourceKindsAndReplayAreChecked() {
     assertThatThrownBy(() -> RelayConfig.parse("source:\n  id: x\n", "r.yaml"))
-        .hasMessageContaining("type: required, one of mysql, synthetic");
+        .hasMessageContaining("type: required, one of goldengate, mysql, synthetic");
     assertThatThrownBy(() -> RelayConfig.parse("source:\n  id: x\n  synthetic: {}\n  mysql: {source: x, host: h, user: u, "
-        + "passwordEnv: P, serverId: 1}\n", "r.yaml")).hasMessageContaining("give one of mysql, synthetic, not both");
+        + "passwordEnv: P, serverId: 1}\n", "r.yaml")).hasMessageContaining("give one of goldengate, mysql, synthetic, not both");
     assertThatThrownBy(() -> RelayConfig.parse("source:\n  id: x\n  type: oracle\n", "r.yaml"))
-        .hasMessageContaining("source.type: 'oracle' is not one of mysql, synthetic");
+        .hasMessageContaining("source.type: 'oracle' is not one of goldengate, mysql, synthetic");
     assertThatThrownBy(() -> RelayConfig.parse("source:\n  id: x\n  type: mysql\n", "r.yaml"))
         .hasMessageContaining("source.mysql").hasMessageContaining("required");
     assertThatThrownBy(() -> RelayConfig.parse("source:\n  id: x\n  synthetc: {}\n", "r.yaml"))
         .hasMessageStartingWith("r.yaml:3:3: source.synthetc: unknown key 'synthetc'").hasMessageContaining("synthetic");
     assertThatThrownBy(() -> RelayConfig.parse("source:\n  id: x\n  synthetic: {rowBites: 10}\n", "r.yaml"))
         .hasMessageContaining("source.synthetic").hasMessageContaining("unknown key 'rowBites'");
+    assertThatThrownBy(() -> RelayConfig.parse("source:\n  id: x\n  goldengate: {directory: /nonexistent, format: csv}\n",
+        "r.yaml")).hasMessageContaining("source.goldengate");
     assertThatThrownBy(() -> RelayConfig.parse("""
         source:
           id: other

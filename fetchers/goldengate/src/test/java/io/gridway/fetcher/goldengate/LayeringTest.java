@@ -42,7 +42,7 @@ class LayeringTest {
         .map(file -> file.getFileName().toString())
         .sorted()
         .toList();
-    assertThat(publicTypes).containsExactly("GoldenGateConfig.java", "GoldenGateFetcher.java", "TrailLimitReader.java");
+    assertThat(publicTypes).containsExactly("GoldenGateConfig.java", "GoldenGateFetcher.java", "GoldenGateFetcherProvider.java", "TrailLimitReader.java");
   }
 
   private static List<Path> sources() throws IOException {
