@@ -110,7 +110,7 @@ class ClusterGroupIT {
       ConsumerConfig config = new ConsumerConfig("src", GROUP, List.of(relay.uri), List.of(),
           new ConsumerConfig.Pull(ConsumerConfig.Mode.STREAM, null, null, null, Duration.ofMillis(200), null, null,
               Duration.ofMillis(20)),
-          new ConsumerConfig.Batch(100, null, Duration.ofMillis(5), 2), null, null);
+          new ConsumerConfig.Batching(100, null, Duration.ofMillis(5), 2), null, null);
       List<Member> members = new ArrayList<>();
       try {
         for (String name : List.of("m1", "m2", "m3")) {

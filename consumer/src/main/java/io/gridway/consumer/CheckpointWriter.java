@@ -23,6 +23,12 @@ import org.slf4j.LoggerFactory;
  * <p>A failed write is retried with backoff; a fenced write stops the partition (another owner has it).
  * Writes run on a shared single-thread executor, so at most one write per partition is in progress.
  *
+ * <p>With an applier that keeps checkpoints in its target (appliers/jdbc), this is the second of two writers of the
+ * same row, on purpose: the applier writes the checkpoint inside each data transaction, which is what makes a batch
+ * and its checkpoint commit together (exactly-once); this writer moves the checkpoint past windows the applier never
+ * sees — heartbeats of an idle partition, windows the policies emptied — and records micro-partition progress. The
+ * store makes the two compose: its write is fenced by the generation and never moves an SCN back.
+ *
  * <p>Thread-safe.
  */
 final class CheckpointWriter {

@@ -29,7 +29,7 @@ public record ConsumerConfig(
     List<URI> relays,
     List<Integer> partitions,
     Pull pull,
-    Batch batch,
+    Batching batch,
     MicroBatch microBatch,
     Retry retry,
     Discovery discovery) {
@@ -63,13 +63,13 @@ public record ConsumerConfig(
       throw new IllegalArgumentException("partitions: listed twice in " + partitions);
     }
     pull = pull == null ? new Pull(null, null, null, null, null, null, null, null) : pull;
-    batch = batch == null ? new Batch(null, null, null, null) : batch;
+    batch = batch == null ? new Batching(null, null, null, null) : batch;
     microBatch = microBatch == null ? new MicroBatch(null, null, null) : microBatch;
     retry = retry == null ? new Retry(null, null, null) : retry;
   }
 
   /** A standalone config: fixed relays, no discovery. */
-  public ConsumerConfig(String source, String group, List<URI> relays, List<Integer> partitions, Pull pull, Batch batch,
+  public ConsumerConfig(String source, String group, List<URI> relays, List<Integer> partitions, Pull pull, Batching batch,
       MicroBatch microBatch, Retry retry) {
     this(source, group, relays, partitions, pull, batch, microBatch, retry, null);
   }
@@ -208,8 +208,8 @@ public record ConsumerConfig(
    * @param maxWait how long a non-empty batch waits for more windows (default 20ms)
    * @param maxInFlight batches built and not yet committed, per partition (default 4)
    */
-  public record Batch(Integer maxEvents, ByteSize maxBytes, Duration maxWait, Integer maxInFlight) {
-    public Batch {
+  public record Batching(Integer maxEvents, ByteSize maxBytes, Duration maxWait, Integer maxInFlight) {
+    public Batching {
       maxEvents = maxEvents == null ? 4096 : maxEvents;
       positive(maxEvents, "batch.maxEvents");
       maxBytes = maxBytes == null ? ByteSize.ofMebibytes(8) : maxBytes;
@@ -445,7 +445,7 @@ public record ConsumerConfig(
     public ConsumerConfig build() {
       return new ConsumerConfig(source, group, relays, partitions,
           new Pull(mode, compression, bufferBytes, maxResponseBytes, waitTime, connectTimeout, idleTimeout, reconnectBackoff),
-          new Batch(batchMaxEvents, batchMaxBytes, batchMaxWait, maxInFlight),
+          new Batching(batchMaxEvents, batchMaxBytes, batchMaxWait, maxInFlight),
           new MicroBatch(microBatches, microPartitioner, microPartitionColumn),
           new Retry(maxAttempts, retryBackoff, maxRetryBackoff), discovery);
     }

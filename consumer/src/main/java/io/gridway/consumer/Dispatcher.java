@@ -32,7 +32,7 @@ final class Dispatcher implements Runnable {
   private static final long POLL_MILLIS = 100;
 
   private final int partition;
-  private final ConsumerConfig.Batch limits;
+  private final ConsumerConfig.Batching limits;
   private final Partitioner partitioner;
   private final long[] skipUpTo;
   private final PartitionBuffer buffer;
@@ -55,7 +55,7 @@ final class Dispatcher implements Runnable {
   }
 
   /** What the dispatcher of one partition needs to know. */
-  record DispatchSetup(int partition, ConsumerConfig.Batch limits, Partitioner partitioner, long[] microProgress) {}
+  record DispatchSetup(int partition, ConsumerConfig.Batching limits, Partitioner partitioner, long[] microProgress) {}
 
   void stop() {
     stopping = true;

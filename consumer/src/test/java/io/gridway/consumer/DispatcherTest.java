@@ -40,7 +40,7 @@ class DispatcherTest {
   @Test
   void batchesAreWholeTransactionsWithinTheLimitsInScnOrder() throws Exception {
     List<Batch> batches = new CopyOnWriteArrayList<>();
-    ConsumerConfig.Batch limits = new ConsumerConfig.Batch(10, null, Duration.ofMillis(50), 2);
+    ConsumerConfig.Batching limits = new ConsumerConfig.Batching(10, null, Duration.ofMillis(50), 2);
     try (Pipeline p = new Pipeline(limits, FAST_RETRY, 1, Partitioners.keyHash(), batches::add, 1 << 20)) {
       List<WindowData> windows = Pipeline.windows(transactions(20, 3));
       windows.addAll(Pipeline.windows(TestFrames.transaction(21, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)));
@@ -61,7 +61,7 @@ class DispatcherTest {
   @Test
   void theCheckpointWaitsForTheOldestBatchWhateverFinishesFirst() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
-    ConsumerConfig.Batch limits = new ConsumerConfig.Batch(3, null, Duration.ZERO, 8);
+    ConsumerConfig.Batching limits = new ConsumerConfig.Batching(3, null, Duration.ZERO, 8);
     BatchHandler handler = batch -> {
       if (batch.microPartition() == 0 && batch.sequence() == 0) {
         release.await(); // micro-partition 0 of the first batch is slow
@@ -80,7 +80,7 @@ class DispatcherTest {
   @Test
   void aBatchThatKeepsFailingStopsThePartitionBelowIt() throws Exception {
     AtomicInteger attempts = new AtomicInteger();
-    ConsumerConfig.Batch limits = new ConsumerConfig.Batch(4, null, Duration.ZERO, 4);
+    ConsumerConfig.Batching limits = new ConsumerConfig.Batching(4, null, Duration.ZERO, 4);
     BatchHandler handler = batch -> {
       for (Window w : batch.windows()) {
         if (w.scn().value() == 6 && batch.microPartition() == 2) {
@@ -107,7 +107,7 @@ class DispatcherTest {
   void aHandlerThatFailsTransientlyIsRetriedAndNothingIsSkipped() throws Exception {
     AtomicInteger failuresLeft = new AtomicInteger(2);
     List<Long> applied = Collections.synchronizedList(new ArrayList<>());
-    ConsumerConfig.Batch limits = new ConsumerConfig.Batch(5, null, Duration.ZERO, 2);
+    ConsumerConfig.Batching limits = new ConsumerConfig.Batching(5, null, Duration.ZERO, 2);
     BatchHandler handler = batch -> {
       if (batch.firstScn().value() > 3 && failuresLeft.getAndDecrement() > 0) {
         throw new java.io.IOException("target briefly down");
@@ -134,7 +134,7 @@ class DispatcherTest {
         }
       }
     };
-    ConsumerConfig.Batch limits = new ConsumerConfig.Batch(16, null, Duration.ofMillis(1), 4);
+    ConsumerConfig.Batching limits = new ConsumerConfig.Batching(16, null, Duration.ofMillis(1), 4);
     Transaction[] txs = new Transaction[300];
     for (int i = 0; i < txs.length; i++) {
       txs[i] = TestFrames.transaction(i + 1, 0, i % 7, (i * 3) % 11 + 100, i % 5 + 200);
@@ -155,7 +155,7 @@ class DispatcherTest {
         log.add(w.scn() + ":" + w.event(0).op());
       }
     };
-    ConsumerConfig.Batch limits = new ConsumerConfig.Batch(100, null, Duration.ofMillis(5), 4);
+    ConsumerConfig.Batching limits = new ConsumerConfig.Batching(100, null, Duration.ofMillis(5), 4);
     List<WindowData> windows = new ArrayList<>(Pipeline.windows(transactions(5, 3)));
     try (Pipeline p = new Pipeline(limits, FAST_RETRY, 4, Partitioners.keyHash(), handler, 1 << 20)) {
       TestFrames frames = new TestFrames();
@@ -222,7 +222,7 @@ class DispatcherTest {
       }
       txs[i] = TestFrames.of(i + 1, 0, events);
     }
-    ConsumerConfig.Batch limits = new ConsumerConfig.Batch(12, null, Duration.ofMillis(1), 4);
+    ConsumerConfig.Batching limits = new ConsumerConfig.Batching(12, null, Duration.ofMillis(1), 4);
     try (Pipeline p = new Pipeline(limits, FAST_RETRY, 4, Partitioners.keyHash(), handler, 1 << 22)) {
       p.offer(Pipeline.windows(txs));
       await().atMost(Duration.ofSeconds(30)).until(() -> p.storedCheckpoint() == txs.length);

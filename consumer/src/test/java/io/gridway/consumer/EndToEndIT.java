@@ -47,7 +47,7 @@ class EndToEndIT {
       ConsumerConfig config = new ConsumerConfig("src", "e2e", List.of(relay.uri), List.of(0, 1, 2, 3),
           new ConsumerConfig.Pull(mode, compression, new ByteSize(256 * 1024 + random.nextInt(1 << 20)),
               new ByteSize(16 * 1024 + random.nextInt(256 * 1024)), Duration.ofMillis(200), null, null, Duration.ofMillis(20)),
-          new ConsumerConfig.Batch(1 + random.nextInt(500), null, Duration.ofMillis(random.nextInt(20)), 1 + random.nextInt(4)),
+          new ConsumerConfig.Batching(1 + random.nextInt(500), null, Duration.ofMillis(random.nextInt(20)), 1 + random.nextInt(4)),
           null, null);
       BatchHandler handler = batch -> {
         for (Window w : batch.windows()) {

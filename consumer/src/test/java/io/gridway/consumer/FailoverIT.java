@@ -30,7 +30,7 @@ class FailoverIT {
       ConsumerConfig config = new ConsumerConfig("src", "failover", List.of(first.uri, second.uri), List.of(0, 1),
           new ConsumerConfig.Pull(ConsumerConfig.Mode.STREAM, null, null, null, Duration.ofMillis(200), null, null,
               Duration.ofMillis(20)),
-          new ConsumerConfig.Batch(100, null, Duration.ofMillis(5), 2), null, null);
+          new ConsumerConfig.Batching(100, null, Duration.ofMillis(5), 2), null, null);
       try (GridwayConsumer consumer = GridwayConsumer.builder(config).checkpointStore(store).handler(batch -> {
         for (Window w : batch.windows()) {
           delivered.computeIfAbsent(batch.partition(), p -> new CopyOnWriteArrayList<>())

@@ -31,7 +31,7 @@ class LifecycleIT {
         + "minTransactionEvents: 1, maxTransactionEvents: 10, seed: 4, maxEvents: 30000")) {
       ConsumerConfig config = new ConsumerConfig("src", "life", List.of(relay.uri), List.of(),
           new ConsumerConfig.Pull(null, null, null, null, Duration.ofMillis(100), null, null, Duration.ofMillis(10)),
-          new ConsumerConfig.Batch(50, null, Duration.ofMillis(2), 3), null, null);
+          new ConsumerConfig.Batching(50, null, Duration.ofMillis(2), 3), null, null);
       try (GridwayConsumer consumer = GridwayConsumer.builder(config).checkpointStore(store).drainTimeout(Duration.ofSeconds(2))
           .handler(batch -> {
             for (Window w : batch.windows()) {

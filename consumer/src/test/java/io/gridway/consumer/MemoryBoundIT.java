@@ -83,7 +83,7 @@ class MemoryBoundIT {
   private static GridwayConsumer blockedConsumer(RelayFixture relay, ConsumerConfig.Pull pull, int lanes,
       CountDownLatch unblock, AtomicLong applied) {
     ConsumerConfig config = new ConsumerConfig("src", "memory", List.of(relay.uri), List.of(0), pull,
-        new ConsumerConfig.Batch(1000, null, null, lanes), null, null);
+        new ConsumerConfig.Batching(1000, null, null, lanes), null, null);
     return GridwayConsumer.builder(config).checkpointStore(new RecordingStore())
         .handler(batch -> {
           unblock.await();

@@ -25,7 +25,7 @@ class MicroBatchIT {
   private static ConsumerConfig config(RelayFixture relay) {
     return new ConsumerConfig("src", "micro", List.of(relay.uri), List.of(0),
         new ConsumerConfig.Pull(null, null, null, null, Duration.ofMillis(200), null, null, Duration.ofMillis(20)),
-        new ConsumerConfig.Batch(200, null, Duration.ofMillis(5), 4),
+        new ConsumerConfig.Batching(200, null, Duration.ofMillis(5), 4),
         new ConsumerConfig.MicroBatch(4, ConsumerConfig.MicroPartitioner.KEY_HASH, null),
         new ConsumerConfig.Retry(2, Duration.ofMillis(1), Duration.ofMillis(2)));
   }

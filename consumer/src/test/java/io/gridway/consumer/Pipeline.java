@@ -34,7 +34,7 @@ final class Pipeline implements AutoCloseable {
   private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor();
   private final Thread thread;
 
-  Pipeline(ConsumerConfig.Batch limits, ConsumerConfig.Retry retry, int k, Partitioner partitioner, BatchHandler handler,
+  Pipeline(ConsumerConfig.Batching limits, ConsumerConfig.Retry retry, int k, Partitioner partitioner, BatchHandler handler,
       long bufferBytes) {
     long generation = store.claim("g", 0);
     buffer = new PartitionBuffer(bufferBytes);

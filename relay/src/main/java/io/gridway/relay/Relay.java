@@ -9,7 +9,7 @@ import io.gridway.relay.buffer.BufferMetrics;
 import io.gridway.relay.buffer.EventBuffer;
 import io.gridway.relay.http.HttpApiServer;
 import io.gridway.relay.policy.PolicyReloader;
-import io.gridway.relay.position.Checkpoint;
+import io.gridway.relay.position.StoredPosition;
 import io.gridway.relay.position.PositionFile;
 import io.gridway.relay.position.PositionRecorder;
 import io.gridway.relay.position.PositionState;
@@ -74,7 +74,7 @@ public final class Relay implements AutoCloseable {
     SourceConfig source = config.source();
     this.policies = loadPolicies(config);
     PositionState previous = readPositions(storage);
-    Checkpoint resume = previous == null ? null : previous.resumeFrom(config.replay().toMillis());
+    StoredPosition resume = previous == null ? null : previous.resumeFrom(config.replay().toMillis());
     this.resumeAfter = resume == null ? null : resume.position();
     this.buffer = config.buffer().newBuffer(resume == null ? 0 : resume.scn());
     this.positions = storage == null ? null

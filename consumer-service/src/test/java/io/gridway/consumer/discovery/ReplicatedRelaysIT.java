@@ -143,7 +143,7 @@ class ReplicatedRelaysIT {
         ConsumerConfig config = new ConsumerConfig("s", "g", null, List.of(0, 1),
             new ConsumerConfig.Pull(ConsumerConfig.Mode.STREAM, null, null, null, Duration.ofMillis(200), null, null,
                 Duration.ofMillis(20)),
-            new ConsumerConfig.Batch(100, null, Duration.ofMillis(5), 2), null, null,
+            new ConsumerConfig.Batching(100, null, Duration.ofMillis(5), 2), null, null,
             new ConsumerConfig.Discovery(ZK.server().connectString(), cluster, Duration.ofSeconds(5)));
         Writer writer = new Writer(database);
         try (GridwayConsumer consumer = GridwayConsumer.builder(config).checkpointStore(new MemoryCheckpointStore())

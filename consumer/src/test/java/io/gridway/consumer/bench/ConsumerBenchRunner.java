@@ -42,7 +42,7 @@ public final class ConsumerBenchRunner {
     ConsumerConfig config = new ConsumerConfig("bench", "bench", List.of(relay), partitions,
         new ConsumerConfig.Pull(mode, ConsumerConfig.Compression.NONE, ByteSize.ofMebibytes(64), ByteSize.ofMebibytes(8), Duration.ofMillis(500),
             null, null, null),
-        new ConsumerConfig.Batch(8192, ByteSize.ofMebibytes(16), Duration.ofMillis(5), 4), null, null);
+        new ConsumerConfig.Batching(8192, ByteSize.ofMebibytes(16), Duration.ofMillis(5), 4), null, null);
     java.nio.file.Path handshake = args.length > 4 ? java.nio.file.Path.of(args[4]) : null;
     NullApplier applier = new NullApplier();
     AtomicLong firstMillis = new AtomicLong();

@@ -35,7 +35,7 @@ public final class PositionJson {
   public static PositionState decode(byte[] bytes) {
     try {
       JsonNode root = JSON.readTree(bytes);
-      List<Checkpoint> history = new ArrayList<>();
+      List<StoredPosition> history = new ArrayList<>();
       for (JsonNode c : root.path("history")) {
         history.add(checkpoint(c));
       }
@@ -45,7 +45,7 @@ public final class PositionJson {
     }
   }
 
-  private static ObjectNode json(Checkpoint c) {
+  private static ObjectNode json(StoredPosition c) {
     ObjectNode node = JSON.createObjectNode();
     node.put("scn", c.scn());
     node.put("timeMillis", c.timeMillis());
@@ -66,7 +66,7 @@ public final class PositionJson {
     return node;
   }
 
-  private static Checkpoint checkpoint(JsonNode node) {
+  private static StoredPosition checkpoint(JsonNode node) {
     JsonNode p = node.get("position");
     String kind = p.get("kind").asText();
     SourcePosition position = switch (kind) {
@@ -75,6 +75,6 @@ public final class PositionJson {
       case "generated" -> new SourcePosition.Generated(p.get("sequence").asLong());
       default -> throw new IllegalArgumentException("unknown position kind '" + kind + "'");
     };
-    return new Checkpoint(node.get("scn").asLong(), position, node.get("timeMillis").asLong());
+    return new StoredPosition(node.get("scn").asLong(), position, node.get("timeMillis").asLong());
   }
 }

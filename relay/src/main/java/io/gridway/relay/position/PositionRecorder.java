@@ -40,10 +40,10 @@ public final class PositionRecorder {
   private final LongSupplier bufferFloor;
   private final long replayMillis;
   private final long checkpointEveryMillis;
-  private final List<Checkpoint> history;
-  private volatile Checkpoint latest;
-  private volatile Checkpoint first;
-  private Checkpoint written;
+  private final List<StoredPosition> history;
+  private volatile StoredPosition latest;
+  private volatile StoredPosition first;
+  private StoredPosition written;
   private volatile String lastError;
 
   /**
@@ -68,7 +68,7 @@ public final class PositionRecorder {
    */
   public void stored(long scn, SourcePosition position) {
     if (position != null) {
-      Checkpoint c = new Checkpoint(scn, position, clock.millis());
+      StoredPosition c = new StoredPosition(scn, position, clock.millis());
       if (first == null) {
         first = c; // the ring starts at the first window, not at the first flush: replay reaches back to it
       }
@@ -78,7 +78,7 @@ public final class PositionRecorder {
 
   /** Writes the newest position if it changed since the last write. */
   public void flush() {
-    Checkpoint now = latest;
+    StoredPosition now = latest;
     if (now == null || now == written) {
       return;
     }
@@ -104,9 +104,9 @@ public final class PositionRecorder {
     }
   }
 
-  private void remember(Checkpoint now) {
+  private void remember(StoredPosition now) {
     if (!history.isEmpty()) {
-      Checkpoint newest = history.get(history.size() - 1);
+      StoredPosition newest = history.get(history.size() - 1);
       // After a restart with replay the relay re-stores older windows: they must not enter the ring with
       // today's time, or a later restart would take an old position for a recent one. The ring's SCNs ascend.
       if (Long.compareUnsigned(now.scn(), newest.scn()) <= 0 || now.timeMillis() - newest.timeMillis() < checkpointEveryMillis) {

@@ -36,8 +36,9 @@ import org.slf4j.LoggerFactory;
  * the reason) rather than being split or dropped; nothing after it is published, so a restart with a
  * larger limit resumes with it.
  *
- * <p>Called from the fetcher's thread only ({@link TransactionSink}'s contract); the state getters
- * are safe from any thread.
+ * <p>Called from one thread only: the relay's publisher thread, which drains the {@link PublishQueue} the fetcher
+ * hands its transactions to (in tests and tools without a queue, whichever single thread feeds it). The state
+ * getters are safe from any thread.
  */
 public final class Publisher implements TransactionSink {
   private static final Logger LOG = LoggerFactory.getLogger(Publisher.class);

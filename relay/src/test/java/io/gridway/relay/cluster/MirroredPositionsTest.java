@@ -3,7 +3,7 @@ package io.gridway.relay.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gridway.core.event.SourcePosition;
-import io.gridway.relay.position.Checkpoint;
+import io.gridway.relay.position.StoredPosition;
 import io.gridway.relay.position.PositionFile;
 import io.gridway.relay.position.PositionState;
 import java.nio.file.Path;
@@ -16,7 +16,7 @@ class MirroredPositionsTest {
   @TempDir Path dir;
 
   private static PositionState at(long scn) {
-    return new PositionState(new Checkpoint(scn, new SourcePosition.Binlog("mariadb-bin.000002", scn * 10, ""), scn), List.of());
+    return new PositionState(new StoredPosition(scn, new SourcePosition.Binlog("mariadb-bin.000002", scn * 10, ""), scn), List.of());
   }
 
   @Test

@@ -26,8 +26,8 @@ class PositionFileTest {
   void roundTripsEveryPositionKindAndLeavesNoTemporaryFile() throws IOException {
     PositionFile file = new PositionFile(dir.resolve("pos.json"));
     assertThat(file.read()).isNull();
-    PositionState state = new PositionState(new Checkpoint(42, at(1234), 1000),
-        List.of(new Checkpoint(7, new SourcePosition.Generated(7), 10), new Checkpoint(9, new SourcePosition.Trail(1, 2), 20)));
+    PositionState state = new PositionState(new StoredPosition(42, at(1234), 1000),
+        List.of(new StoredPosition(7, new SourcePosition.Generated(7), 10), new StoredPosition(9, new SourcePosition.Trail(1, 2), 20)));
     file.write(state);
     assertThat(file.read()).isEqualTo(state);
     assertThat(Files.list(dir).map(p -> p.getFileName().toString()).toList()).containsExactly("pos.json");
@@ -43,9 +43,9 @@ class PositionFileTest {
 
   @Test
   void resumeFromIsTheOldestCheckpointKeptWithReplayAndTheLastWithout() {
-    Checkpoint a = new Checkpoint(10, at(10), 0);
-    Checkpoint b = new Checkpoint(20, at(20), 30_000);
-    PositionState state = new PositionState(new Checkpoint(40, at(40), 70_000), List.of(a, b));
+    StoredPosition a = new StoredPosition(10, at(10), 0);
+    StoredPosition b = new StoredPosition(20, at(20), 30_000);
+    PositionState state = new PositionState(new StoredPosition(40, at(40), 70_000), List.of(a, b));
     assertThat(state.resumeFrom(0)).isEqualTo(state.last());
     assertThat(state.resumeFrom(10_000)).isEqualTo(a); // the recorder keeps no more than the refill needs
     assertThat(new PositionState(state.last(), List.of()).resumeFrom(10_000)).isEqualTo(state.last());
@@ -68,7 +68,7 @@ class PositionFileTest {
     PositionState state = file.read();
     assertThat(state.last().scn()).isEqualTo(40);
     // from the first window (SCN 1) a checkpoint every 2 s (16 s / 8); only those within 16 s of the newest plus one older stay
-    assertThat(state.history()).extracting(Checkpoint::scn).containsExactly(23L, 25L, 27L, 29L, 31L, 33L, 35L, 37L, 39L);
+    assertThat(state.history()).extracting(StoredPosition::scn).containsExactly(23L, 25L, 27L, 29L, 31L, 33L, 35L, 37L, 39L);
     PositionRecorder restarted = new PositionRecorder(file, state, Duration.ofSeconds(16), clock, () -> 40);
     restarted.flush();
     assertThat(file.read()).isEqualTo(state);
@@ -107,7 +107,7 @@ class PositionFileTest {
       clock.advance(1000);
       recorder.flush();
     }
-    List<Checkpoint> history = file.read().history();
+    List<StoredPosition> history = file.read().history();
     assertThat(history).hasSize(PositionRecorder.MAX_HISTORY);
     assertThat(history.get(0).scn()).isEqualTo(1);
     assertThat(history.get(history.size() - 1).scn()).isEqualTo(150);

@@ -10,8 +10,8 @@ import java.util.Objects;
  * @param position where the fetcher resumes after it
  * @param timeMillis the relay's clock when it was stored
  */
-public record Checkpoint(long scn, SourcePosition position, long timeMillis) {
-  public Checkpoint {
+public record StoredPosition(long scn, SourcePosition position, long timeMillis) {
+  public StoredPosition {
     Objects.requireNonNull(position, "position");
   }
 }
