@@ -107,7 +107,9 @@ class ConfigLoaderTest {
   @Test
   void unknownEnumValueListsTheChoices() {
     assertThatThrownBy(() -> ConfigLoader.parse("mode: fast\n", "c.yml", Sample.class))
-        .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.reason()).contains("long_poll").contains("stream"));
+        .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.reason()).isEqualTo("'fast' is not one of long-poll, stream"));
+    // the configuration's spelling ('-' for '_', any case) is accepted
+    assertThat(ConfigLoader.parse("mode: Long-Poll\n", "c.yml", Sample.class).mode().name()).isEqualTo("LONG_POLL");
   }
 
   @Test
