@@ -71,6 +71,7 @@ class DistributionIT {
   }
 
   @Test
+  @Timeout(value = 180, unit = TimeUnit.SECONDS) // three JVMs that each connect to ZooKeeper
   void clusterStatusJsonIsOneJsonDocumentOnStandardOutputEvenWhenLogbackComplains() throws Exception {
     Path broken = dir.resolve("broken-logback.xml");
     Files.writeString(broken, "<!-- gridway cluster status --json -->\n<configuration/>\n");
