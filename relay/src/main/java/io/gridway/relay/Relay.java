@@ -56,6 +56,7 @@ public final class Relay implements AutoCloseable {
   private final PositionRecorder positions;
   private final SourcePosition resumeAfter;
   private final ScheduledExecutorService maintenance;
+  private final LocalSource served;
 
   /**
    * Reads the position file and compiles the policies; throws {@link IllegalArgumentException} with
@@ -89,7 +90,8 @@ public final class Relay implements AutoCloseable {
     new ProcessorMetrics().bindTo(metrics);
     BufferMetrics.bind(buffer, source.id(), metrics);
     SourceMetrics.bind(source.id(), publisher, policies, metrics);
-    LocalSource served = new LocalSource(source, buffer, schemas, publisher, fetcher, policies.active(), clock);
+    this.served = new LocalSource(source, buffer, schemas, publisher, fetcher, policies.active(), clock,
+        previous == null ? 0 : previous.last().scn());
     this.http = new HttpApiServer(config.http(), List.of(served), metrics, clock);
     this.maintenance = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "gridway-relay-maintenance");
@@ -117,8 +119,12 @@ public final class Relay implements AutoCloseable {
     }
   }
 
-  /** Starts the fetcher (after the persisted position, if any), then the HTTP API; returns the bound address. */
+  /**
+   * Starts the HTTP API first (readers get 503 STARTING, then REFILLING, with a retry hint instead of a refused
+   * connection), then the fetcher after the persisted position, if any; returns the bound address.
+   */
   public InetSocketAddress start() throws InterruptedException {
+    InetSocketAddress address = http.start();
     LOG.info("relay starting: source {} ({} partitions), buffer {} (max window {}), resuming after {} (SCN {})",
         config.source().id(), config.source().partitions(), config.buffer().capacity(), config.buffer().maxWindow(),
         resumeAfter == null ? "the configured start" : resumeAfter, Long.toUnsignedString(buffer.processedScn()));
@@ -132,7 +138,8 @@ public final class Relay implements AutoCloseable {
     }
     publishQueue.start();
     fetcher.start(resumeAfter, publishQueue);
-    return http.start();
+    served.started();
+    return address;
   }
 
   /** The buffer (for tests and the benchmark). */
