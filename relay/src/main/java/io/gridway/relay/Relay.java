@@ -92,6 +92,7 @@ public final class Relay implements AutoCloseable {
     SourceMetrics.bind(source.id(), publisher, policies, metrics);
     this.served = new LocalSource(source, buffer, schemas, publisher, fetcher, policies.active(), clock,
         previous == null ? 0 : previous.last().scn());
+    SourceMetrics.bindHealth(served, publisher, clock, metrics);
     this.http = new HttpApiServer(config.http(), List.of(served), metrics, clock);
     this.maintenance = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "gridway-relay-maintenance");
