@@ -14,7 +14,8 @@ import java.time.Clock;
  * bound, leaving before the relay stops, the position store closed after its last write).
  *
  * <p>{@link #create} may fail on configuration ({@link IllegalArgumentException}, {@link UncheckedIOException} for an
- * unreadable position) or on an unreachable cluster ({@link IllegalStateException}); {@link #start} once; {@link
+ * unreadable position file) or on a cluster still unreachable after {@code startTimeout} ({@link IllegalStateException});
+ * {@link #start} once; {@link
  * #close} once. Thread-safe.
  */
 public final class RelayService implements AutoCloseable {
@@ -29,13 +30,24 @@ public final class RelayService implements AutoCloseable {
     this.relay = relay;
   }
 
-  /** Builds the relay; in cluster mode first connects to ZooKeeper (starting the embedded one if configured). */
-  public static RelayService create(RelayConfig config, Clock clock) {
+  /**
+   * Builds the relay; in cluster mode first connects to ZooKeeper (starting the embedded one if configured),
+   * retrying with backoff for up to {@code startTimeout} while it cannot be reached.
+   *
+   * @throws IllegalStateException when ZooKeeper stayed unreachable for {@code startTimeout} (exit code 1)
+   */
+  public static RelayService create(RelayConfig config, Clock clock) throws InterruptedException {
+    return create(config, clock, StartRetry.real(clock));
+  }
+
+  static RelayService create(RelayConfig config, Clock clock, StartRetry retry) throws InterruptedException {
     PositionStorage file = config.positionFile() == null ? null : new PositionFile(Path.of(config.positionFile()));
     if (config.cluster() == null) {
       return new RelayService(config, null, new Relay(config, clock, file));
     }
-    RelayMembership membership = RelayMembership.open(config.cluster(), config.source().id(), config.source().partitions());
+    RelayMembership membership = retry.run("joining cluster " + config.cluster().name() + " (ZooKeeper "
+        + config.cluster().zkConfig().connectString() + ")", config.startTimeout(),
+        () -> RelayMembership.open(config.cluster(), config.source().id(), config.source().partitions()));
     try {
       return new RelayService(config, membership, new Relay(config, clock, membership.positions(file, clock)));
     } catch (RuntimeException e) {
