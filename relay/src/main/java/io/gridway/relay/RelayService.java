@@ -41,17 +41,27 @@ public final class RelayService implements AutoCloseable {
   }
 
   static RelayService create(RelayConfig config, Clock clock, StartRetry retry) throws InterruptedException {
-    PositionStorage file = config.positionFile() == null ? null : new PositionFile(Path.of(config.positionFile()));
-    if (config.cluster() == null) {
-      return new RelayService(config, null, new Relay(config, clock, file));
-    }
-    RelayMembership membership = retry.run("joining cluster " + config.cluster().name() + " (ZooKeeper "
-        + config.cluster().zkConfig().connectString() + ")", config.startTimeout(),
-        () -> RelayMembership.open(config.cluster(), config.source().id(), config.source().partitions()));
+    // Listen first: readers of a restarting relay get 503 STARTING with a retry hint, not a refused connection,
+    // while ZooKeeper is reached and the event buffer is allocated (seconds for a large buffer).
+    RelayListener listener = RelayListener.create(config, clock);
     try {
-      return new RelayService(config, membership, new Relay(config, clock, membership.positions(file, clock)));
-    } catch (RuntimeException e) {
-      membership.close();
+      listener.listen();
+      PositionStorage file = config.positionFile() == null ? null : new PositionFile(Path.of(config.positionFile()));
+      if (config.cluster() == null) {
+        return new RelayService(config, null, new Relay(config, clock, file, listener));
+      }
+      listener.phase("joining cluster " + config.cluster().name());
+      RelayMembership membership = retry.run("joining cluster " + config.cluster().name() + " (ZooKeeper "
+          + config.cluster().zkConfig().connectString() + ")", config.startTimeout(),
+          () -> RelayMembership.open(config.cluster(), config.source().id(), config.source().partitions()));
+      try {
+        return new RelayService(config, membership, new Relay(config, clock, membership.positions(file, clock), listener));
+      } catch (RuntimeException e) {
+        membership.close();
+        throw e;
+      }
+    } catch (RuntimeException | InterruptedException e) {
+      listener.close();
       throw e;
     }
   }

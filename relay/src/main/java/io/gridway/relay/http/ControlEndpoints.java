@@ -31,8 +31,9 @@ final class ControlEndpoints {
       Map<String, Object> json = new LinkedHashMap<>();
       json.put("source", source.id());
       json.put("ready", source.ready());
-      json.put("partitions", partitions(source));
-      json.put("buffer", buffer(source.buffer()));
+      EventBuffer buffer = source.buffer(); // null while the relay is starting
+      json.put("partitions", buffer == null ? null : partitions(source));
+      json.put("buffer", buffer == null ? null : buffer(buffer));
       json.putAll(source.status());
       list.add(json);
     }
