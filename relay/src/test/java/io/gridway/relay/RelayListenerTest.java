@@ -47,7 +47,9 @@ class RelayListenerTest {
       assertThat(get(port, "/health/ready").statusCode()).isEqualTo(503);
       HttpResponse<String> sources = get(port, "/v1/sources");
       assertThat(sources.statusCode()).isEqualTo(200);
-      assertThat(JSON.readTree(sources.body()).path("sources").get(0).path("fetch").path("state").asText()).isEqualTo("STARTING");
+      JsonNode source = JSON.readTree(sources.body()).path("sources").get(0);
+      assertThat(source.path("fetch").path("state").asText()).isEqualTo("STARTING");
+      assertThat(source.path("partitions")).hasSize(2); // consumers' preflight checks them even now
 
       try (Relay relay = new Relay(config, Clock.systemUTC(), null, listener)) {
         assertThat(relay.start().getPort()).isEqualTo(port);

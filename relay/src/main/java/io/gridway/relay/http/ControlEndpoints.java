@@ -32,7 +32,7 @@ final class ControlEndpoints {
       json.put("source", source.id());
       json.put("ready", source.ready());
       EventBuffer buffer = source.buffer(); // null while the relay is starting
-      json.put("partitions", buffer == null ? null : partitions(source));
+      json.put("partitions", partitions(source, buffer)); // always listed: consumers check them before they pull
       json.put("buffer", buffer == null ? null : buffer(buffer));
       json.putAll(source.status());
       list.add(json);
@@ -42,10 +42,10 @@ final class ControlEndpoints {
   }
 
   /** Each partition served with the newest SCN published in it (null: none since the relay started), for consumers' lag. */
-  private static List<Map<String, Object>> partitions(ServedSource source) {
+  private static List<Map<String, Object>> partitions(ServedSource source, EventBuffer buffer) {
     List<Map<String, Object>> list = new ArrayList<>();
     for (int p : source.partitions()) {
-      long newest = source.buffer().newestScn(p);
+      long newest = buffer == null ? -1 : buffer.newestScn(p);
       Map<String, Object> json = new LinkedHashMap<>();
       json.put("partition", p);
       json.put("newestScn", newest == -1 ? null : Long.toUnsignedString(newest));
