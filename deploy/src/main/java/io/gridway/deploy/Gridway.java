@@ -63,6 +63,7 @@ public final class Gridway implements Runnable {
   }
 
   public static void main(String[] args) {
+    StderrStatusListener.installUnlessSet(); // before the first logger: logback's status must not reach stdout
     System.exit(run(args, System.out, System.err));
   }
 

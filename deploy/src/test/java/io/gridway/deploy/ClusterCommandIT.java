@@ -44,6 +44,15 @@ class ClusterCommandIT {
     zk.close();
   }
 
+  /** The output of a --json command: exactly one JSON document (Jackson parses it whole), returned as text. */
+  private static String json(Run run) throws Exception {
+    assertThat(run.code()).as(run.err()).isZero();
+    com.fasterxml.jackson.databind.JsonNode root = new com.fasterxml.jackson.databind.ObjectMapper()
+        .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readTree(run.out());
+    assertThat(root.path("resources").isArray()).as(run.out()).isTrue();
+    return run.out();
+  }
+
   private static String[] on(String cluster, String... args) {
     String[] all = new String[args.length + 4];
     System.arraycopy(args, 0, all, 0, args.length);
@@ -90,7 +99,7 @@ class ClusterCommandIT {
     assertThat(renamed.out()).contains("group orders-dw: 8 partitions");
 
     Run status = Run.of(on("c1", "cluster", "status", "--json"));
-    assertThat(status.out()).contains("\"name\" : \"group.orders\"", "\"partitions\" : 8", "\"replicas\" : 3",
+    assertThat(json(status)).contains("\"name\" : \"group.orders\"", "\"partitions\" : 8", "\"replicas\" : 3",
         "\"name\" : \"group.orders-dw\"");
 
     try (ZkCheckpointStore store = ZkCheckpointStore.open(ZkConfig.external(zk.connectString()), "c1", Clock.systemUTC())) {
@@ -100,7 +109,7 @@ class ClusterCommandIT {
       assertThat(deleted.code()).as(deleted.err()).isZero();
       assertThat(store.read("orders", 1)).isEmpty();
     }
-    assertThat(Run.of(on("c1", "cluster", "status", "--json")).out()).doesNotContain("\"group.orders\"").contains("group.orders-dw");
+    assertThat(json(Run.of(on("c1", "cluster", "status", "--json")))).doesNotContain("\"group.orders\"").contains("group.orders-dw");
   }
 
   @Test
@@ -120,7 +129,7 @@ class ClusterCommandIT {
 
     Run paused = Run.of(on("c3", "cluster", "group", "pause", "g"));
     assertThat(paused.code()).as(paused.err()).isZero();
-    assertThat(Run.of(on("c3", "cluster", "status", "--json")).out()).contains("\"enabled\" : false");
+    assertThat(json(Run.of(on("c3", "cluster", "status", "--json")))).contains("\"enabled\" : false");
     Run outOfRange = Run.of(on("c3", "cluster", "group", "reset", "g", "--partition", "4", "--scn", "1000"));
     assertThat(outOfRange.err()).contains("group g has partitions 0..3, not 4");
     Run badScn = Run.of(on("c3", "cluster", "group", "reset", "g", "--partition", "2", "--scn", "-5"));
@@ -135,7 +144,7 @@ class ClusterCommandIT {
 
     Run resumed = Run.of(on("c3", "cluster", "group", "resume", "g"));
     assertThat(resumed.code()).as(resumed.err()).isZero();
-    assertThat(Run.of(on("c3", "cluster", "status", "--json")).out()).doesNotContain("\"enabled\" : false");
+    assertThat(json(Run.of(on("c3", "cluster", "status", "--json")))).doesNotContain("\"enabled\" : false");
   }
 
   @Test

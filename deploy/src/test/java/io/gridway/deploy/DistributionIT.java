@@ -2,6 +2,11 @@ package io.gridway.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.gridway.cluster.EmbeddedZooKeeperServer;
+import io.gridway.cluster.ZkConfig;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.URI;
@@ -63,6 +68,52 @@ class DistributionIT {
     Matcher direct = Pattern.compile("MaxDirectMemorySize\\s+=\\s+(\\d+)").matcher(output);
     assertThat(direct.find()).as(output).isTrue();
     assertThat(Long.parseLong(direct.group(1))).isGreaterThanOrEqualTo(3 * (65L << 20));
+  }
+
+  @Test
+  @Timeout(value = 180, unit = TimeUnit.SECONDS) // three JVMs that each connect to ZooKeeper
+  void clusterStatusJsonIsOneJsonDocumentOnStandardOutputEvenWhenLogbackComplains() throws Exception {
+    Path broken = dir.resolve("broken-logback.xml");
+    Files.writeString(broken, "<!-- gridway cluster status --json -->\n<configuration/>\n");
+    try (EmbeddedZooKeeperServer zk = EmbeddedZooKeeperServer.start(ZkConfig.embedded(dir.resolve("zk-json"), 0))) {
+      Process init = gridway("cluster", "init", "--zk", zk.connectString(), "--cluster", "js").start();
+      String initOutput = new String(init.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(init.waitFor()).as(initOutput).isZero();
+      for (String logback : new String[] {null, broken.toString()}) {
+        ProcessBuilder builder = gridway("cluster", "status", "--zk", zk.connectString(), "--cluster", "js", "--json")
+            .redirectErrorStream(false).redirectError(dir.resolve("status.err").toFile());
+        if (logback != null) {
+          builder.environment().put("GRIDWAY_OPTS", "-Dlogback.configurationFile=" + logback);
+        }
+        Process status = builder.start();
+        String out = new String(status.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = Files.readString(dir.resolve("status.err"));
+        assertThat(status.waitFor()).as(err).isZero();
+        JsonNode root = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readTree(out);
+        assertThat(root.path("cluster").asText()).as(out).isEqualTo("js");
+        assertThat(root.path("instances").isArray()).as(out).isTrue();
+        if (logback != null) {
+          // logback's complaint is on standard error, one line, not fifteen on standard output
+          assertThat(err).as("logback with %s", logback).contains("logback ERROR: ").contains("broken-logback.xml");
+        }
+      }
+    }
+  }
+
+  @Test
+  void eachInstanceWritesItsOwnGcLogNamedAfterItsConfig() throws Exception {
+    Path logs = dir.resolve("logs");
+    for (String name : new String[] {"consumer-orders.yaml", "consumer-billing.yaml"}) {
+      Process process = gridway("consumer", "--config", dir.resolve(name).toString()).start();
+      String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(process.waitFor()).as(output).isEqualTo(2); // no such file: the JVM started, with its GC log
+    }
+    assertThat(logs.resolve("gc-consumer-orders.log")).exists();
+    assertThat(logs.resolve("gc-consumer-billing.log")).exists();
+    ProcessBuilder named = gridway("consumer", "--config", dir.resolve("c.yaml").toString());
+    named.environment().put("GRIDWAY_INSTANCE", "x/y");
+    assertThat(named.start().waitFor()).isEqualTo(2);
+    assertThat(logs.resolve("gc-consumer-x_y.log")).exists();
   }
 
   @Test

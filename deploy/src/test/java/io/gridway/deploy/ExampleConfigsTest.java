@@ -18,6 +18,7 @@ class ExampleConfigsTest {
     assertThat(config.source().settings(io.gridway.fetcher.mysql.MysqlFetcherConfig.class)).isNotNull();
     assertThat(config.source().id()).isEqualTo("shop");
     assertThat(config.source().partitions()).isEqualTo(16);
+    assertThat(config.startTimeout()).isEqualTo(java.time.Duration.ofMinutes(2));
   }
 
   @Test

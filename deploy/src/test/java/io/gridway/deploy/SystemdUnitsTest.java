@@ -53,7 +53,11 @@ class SystemdUnitsTest {
     for (String unit : List.of("gridway-relay.service", "gridway-consumer@.service", "gridway-controller.service")) {
       String text = Files.readString(UNITS.resolve(unit));
       assertThat(text).as(unit).contains("User=gridway", "Restart=on-failure", "LimitNOFILE=", "EnvironmentFile=",
-          "NoNewPrivileges=yes", "ProtectSystem=strict", "RestartPreventExitStatus=2");
+          "NoNewPrivileges=yes", "ProtectSystem=strict", "RestartPreventExitStatus=2", "SuccessExitStatus=143",
+          "RestartSec=5s");
+      // the exit-code table in README.md: 1 restarts, 2 (configuration) does not, 143 (SIGTERM) is success
+      assertThat(text.lines().filter(l -> l.startsWith("RestartPreventExitStatus=")).toList()).as(unit)
+          .containsExactly("RestartPreventExitStatus=2");
     }
   }
 

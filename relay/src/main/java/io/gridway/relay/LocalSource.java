@@ -29,9 +29,12 @@ final class LocalSource implements ServedSource {
   private final Fetcher fetcher;
   private final ActivePolicies policies;
   private final Clock clock;
+  /** The last SCN stored before this start (0: none): until the buffer holds it again, the relay is refilling. */
+  private final long refillThrough;
+  private volatile boolean started;
 
   LocalSource(SourceConfig config, EventBuffer buffer, SchemaRegistry schemas, Publisher publisher, Fetcher fetcher,
-      ActivePolicies policies, Clock clock) {
+      ActivePolicies policies, Clock clock, long refillThrough) {
     this.id = config.id();
     this.partitions = config.partitions();
     this.buffer = buffer;
@@ -40,6 +43,12 @@ final class LocalSource implements ServedSource {
     this.fetcher = fetcher;
     this.policies = policies;
     this.clock = clock;
+    this.refillThrough = refillThrough;
+  }
+
+  /** The fetcher and publisher run: readers may be served from now on (until then: 503 STARTING). */
+  void started() {
+    started = true;
   }
 
   @Override
@@ -70,7 +79,29 @@ final class LocalSource implements ServedSource {
   @Override
   public boolean ready() {
     FetcherStatus.State state = fetcher.status().state();
-    return publisher.failure() == null && (state == FetcherStatus.State.RUNNING || state == FetcherStatus.State.RECONNECTING);
+    // RECONNECTING is down: the relay cannot tell a blip from an outage, and /health must not say UP while the
+    // source's port has nothing listening (readers still drain the buffer: that is the serving side).
+    return publisher.failure() == null && state == FetcherStatus.State.RUNNING;
+  }
+
+  /**
+   * STARTING until {@link #started}; then REFILLING while the buffer has not yet got back to the SCN stored before
+   * this start and the reader asks beyond what it holds (readers below it are served at once).
+   */
+  @Override
+  public Unavailable notServing(long since) {
+    if (!started) {
+      return new Unavailable("STARTING", "the relay is starting: fetcher and publisher not yet running");
+    }
+    long processed = buffer.processedScn();
+    if (refillThrough != 0 && Long.compareUnsigned(processed, refillThrough) < 0
+        && Long.compareUnsigned(since, buffer.newestScn()) >= 0) {
+      String source = problem();
+      return new Unavailable("REFILLING", "refilling the buffer from the source after a restart: at SCN "
+          + Long.toUnsignedString(processed) + " of " + Long.toUnsignedString(refillThrough)
+          + (source == null ? "" : " (source: " + source + ")"));
+    }
+    return null;
   }
 
   @Override

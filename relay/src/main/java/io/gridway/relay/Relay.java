@@ -17,17 +17,12 @@ import io.gridway.relay.position.PositionStorage;
 import io.gridway.relay.publish.PublishQueue;
 import io.gridway.relay.publish.Publisher;
 import io.gridway.relay.publish.SchemaRegistry;
-import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
-import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -56,6 +51,8 @@ public final class Relay implements AutoCloseable {
   private final PositionRecorder positions;
   private final SourcePosition resumeAfter;
   private final ScheduledExecutorService maintenance;
+  private final LocalSource served;
+  private final RelayListener listener;
 
   /**
    * Reads the position file and compiles the policies; throws {@link IllegalArgumentException} with
@@ -70,7 +67,17 @@ public final class Relay implements AutoCloseable {
    * cluster mode keeps it in ZooKeeper.
    */
   public Relay(RelayConfig config, Clock clock, PositionStorage storage) {
+    this(config, clock, storage, RelayListener.create(config, clock));
+  }
+
+  /**
+   * As above, served through {@code listener}, which may be listening already (readers get 503 STARTING until
+   * {@link #start}). The relay closes it.
+   */
+  public Relay(RelayConfig config, Clock clock, PositionStorage storage, RelayListener listener) {
     this.config = config;
+    this.listener = listener;
+    listener.phase("reading the position, compiling policies, allocating the event buffer");
     SourceConfig source = config.source();
     this.policies = loadPolicies(config);
     PositionState previous = readPositions(storage);
@@ -79,18 +86,17 @@ public final class Relay implements AutoCloseable {
     this.buffer = config.buffer().newBuffer(resume == null ? 0 : resume.scn());
     this.positions = storage == null ? null
         : new PositionRecorder(storage, previous, config.replay(), clock, buffer::evictedThroughScn);
-    SchemaRegistry schemas = new SchemaRegistry();
+    SchemaRegistry schemas = listener.schemas; // the HTTP side answers schema requests from the same registry
     this.publisher = new Publisher(source.id(), buffer, schemas, policies.active(), positions);
     this.publishQueue = new PublishQueue(source.id(), publisher, PUBLISH_QUEUE_BYTES);
     this.fetcher = source.newFetcher(clock);
-    PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    new JvmMemoryMetrics().bindTo(metrics);
-    new JvmThreadMetrics().bindTo(metrics);
-    new ProcessorMetrics().bindTo(metrics);
+    PrometheusMeterRegistry metrics = listener.metrics;
     BufferMetrics.bind(buffer, source.id(), metrics);
     SourceMetrics.bind(source.id(), publisher, policies, metrics);
-    LocalSource served = new LocalSource(source, buffer, schemas, publisher, fetcher, policies.active(), clock);
-    this.http = new HttpApiServer(config.http(), List.of(served), metrics, clock);
+    this.served = new LocalSource(source, buffer, schemas, publisher, fetcher, policies.active(), clock,
+        previous == null ? 0 : previous.last().scn());
+    SourceMetrics.bindHealth(served, publisher, clock, metrics);
+    this.http = listener.http;
     this.maintenance = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "gridway-relay-maintenance");
       t.setDaemon(true);
@@ -117,8 +123,13 @@ public final class Relay implements AutoCloseable {
     }
   }
 
-  /** Starts the fetcher (after the persisted position, if any), then the HTTP API; returns the bound address. */
+  /**
+   * Starts the HTTP API first (readers get 503 STARTING, then REFILLING, with a retry hint instead of a refused
+   * connection), then the fetcher after the persisted position, if any; returns the bound address.
+   */
   public InetSocketAddress start() throws InterruptedException {
+    InetSocketAddress address = listener.listen();
+    listener.phase("starting the fetcher");
     LOG.info("relay starting: source {} ({} partitions), buffer {} (max window {}), resuming after {} (SCN {})",
         config.source().id(), config.source().partitions(), config.buffer().capacity(), config.buffer().maxWindow(),
         resumeAfter == null ? "the configured start" : resumeAfter, Long.toUnsignedString(buffer.processedScn()));
@@ -132,7 +143,9 @@ public final class Relay implements AutoCloseable {
     }
     publishQueue.start();
     fetcher.start(resumeAfter, publishQueue);
-    return http.start();
+    served.started();
+    listener.source.attach(served);
+    return address;
   }
 
   /** The buffer (for tests and the benchmark). */

@@ -22,6 +22,9 @@ import java.time.Duration;
  *     persisted, so that readers slightly behind do not get 410; default 0 (resume just after it)
  * @param cluster cluster mode (DESIGN §6), optional: the relay joins a Helix cluster, advertises its endpoint to
  *     consumers and keeps its position in ZooKeeper (and in {@code positionFile} too, if given)
+ * @param startTimeout how long a starting relay retries peers it cannot reach yet (ZooKeeper in cluster mode),
+ *     with backoff, before it gives up with exit code 1 (systemd restarts it); default 2m. The source database is
+ *     not a start condition: the fetcher retries it for as long as the relay runs.
  */
 public record RelayConfig(
     SourceConfig source,
@@ -31,7 +34,8 @@ public record RelayConfig(
     String positionFile,
     Duration positionFlush,
     Duration replay,
-    RelayClusterConfig cluster) {
+    RelayClusterConfig cluster,
+    Duration startTimeout) {
   public RelayConfig {
     if (source == null) {
       throw new IllegalArgumentException("source is required");
@@ -46,6 +50,10 @@ public record RelayConfig(
     replay = replay == null ? Duration.ZERO : replay;
     if (replay.isNegative()) {
       throw new IllegalArgumentException("replay cannot be negative");
+    }
+    startTimeout = startTimeout == null ? Duration.ofMinutes(2) : startTimeout;
+    if (startTimeout.isNegative() || startTimeout.toHours() > 24) {
+      throw new IllegalArgumentException("startTimeout must be 0..24h, not " + startTimeout);
     }
     if (!replay.isZero() && positionFile == null && cluster == null) {
       throw new IllegalArgumentException("replay needs a positionFile or cluster (they keep the replay checkpoints)");

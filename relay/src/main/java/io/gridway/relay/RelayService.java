@@ -14,7 +14,8 @@ import java.time.Clock;
  * bound, leaving before the relay stops, the position store closed after its last write).
  *
  * <p>{@link #create} may fail on configuration ({@link IllegalArgumentException}, {@link UncheckedIOException} for an
- * unreadable position) or on an unreachable cluster ({@link IllegalStateException}); {@link #start} once; {@link
+ * unreadable position file) or on a cluster still unreachable after {@code startTimeout} ({@link IllegalStateException});
+ * {@link #start} once; {@link
  * #close} once. Thread-safe.
  */
 public final class RelayService implements AutoCloseable {
@@ -29,17 +30,38 @@ public final class RelayService implements AutoCloseable {
     this.relay = relay;
   }
 
-  /** Builds the relay; in cluster mode first connects to ZooKeeper (starting the embedded one if configured). */
-  public static RelayService create(RelayConfig config, Clock clock) {
-    PositionStorage file = config.positionFile() == null ? null : new PositionFile(Path.of(config.positionFile()));
-    if (config.cluster() == null) {
-      return new RelayService(config, null, new Relay(config, clock, file));
-    }
-    RelayMembership membership = RelayMembership.open(config.cluster(), config.source().id(), config.source().partitions());
+  /**
+   * Builds the relay; in cluster mode first connects to ZooKeeper (starting the embedded one if configured),
+   * retrying with backoff for up to {@code startTimeout} while it cannot be reached.
+   *
+   * @throws IllegalStateException when ZooKeeper stayed unreachable for {@code startTimeout} (exit code 1)
+   */
+  public static RelayService create(RelayConfig config, Clock clock) throws InterruptedException {
+    return create(config, clock, StartRetry.real(clock));
+  }
+
+  static RelayService create(RelayConfig config, Clock clock, StartRetry retry) throws InterruptedException {
+    // Listen first: readers of a restarting relay get 503 STARTING with a retry hint, not a refused connection,
+    // while ZooKeeper is reached and the event buffer is allocated (seconds for a large buffer).
+    RelayListener listener = RelayListener.create(config, clock);
     try {
-      return new RelayService(config, membership, new Relay(config, clock, membership.positions(file, clock)));
-    } catch (RuntimeException e) {
-      membership.close();
+      listener.listen();
+      PositionStorage file = config.positionFile() == null ? null : new PositionFile(Path.of(config.positionFile()));
+      if (config.cluster() == null) {
+        return new RelayService(config, null, new Relay(config, clock, file, listener));
+      }
+      listener.phase("joining cluster " + config.cluster().name());
+      RelayMembership membership = retry.run("joining cluster " + config.cluster().name() + " (ZooKeeper "
+          + config.cluster().zkConfig().connectString() + ")", config.startTimeout(),
+          () -> RelayMembership.open(config.cluster(), config.source().id(), config.source().partitions()));
+      try {
+        return new RelayService(config, membership, new Relay(config, clock, membership.positions(file, clock), listener));
+      } catch (RuntimeException e) {
+        membership.close();
+        throw e;
+      }
+    } catch (RuntimeException | InterruptedException e) {
+      listener.close();
       throw e;
     }
   }

@@ -14,6 +14,22 @@ import java.util.List;
 final class SourceMetrics {
   private SourceMetrics() {}
 
+  /**
+   * The two sides of /health/ready as gauges, and the source lag: now minus the commit time of the newest
+   * transaction or heartbeat published (NaN before the first), so that dashboards and alerts need no JSON.
+   */
+  static void bindHealth(LocalSource served, Publisher publisher, java.time.Clock clock, MeterRegistry registry) {
+    String source = served.id();
+    Gauge.builder("gridway.relay.source.up", served, s -> s.ready() ? 1 : 0)
+        .description("1 while the fetcher reads the source (source side of /health/ready)").tag("source", source).register(registry);
+    Gauge.builder("gridway.relay.serving.ready", served, s -> s.notServing(-1L) == null ? 1 : 0)
+        .description("1 while readers can be served (serving side of /health/ready)").tag("source", source).register(registry);
+    Gauge.builder("gridway.relay.source.lag", publisher, p -> p.lastCommitTimeMicros() == 0 ? Double.NaN
+            : Math.max(0, clock.millis() / 1000.0 - p.lastCommitTimeMicros() / 1_000_000.0))
+        .description("now minus the source commit time of the newest transaction or heartbeat published").baseUnit("seconds")
+        .tag("source", source).register(registry);
+  }
+
   static void bind(String source, Publisher publisher, PolicyReloader policies, MeterRegistry registry) {
     Gauge.builder("gridway_relay_source_stopped", publisher, p -> p.failure() == null ? 0 : 1)
         .description("1 when the source stopped on an error that needs an operator (see /health)")

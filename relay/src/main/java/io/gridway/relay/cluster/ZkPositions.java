@@ -35,7 +35,8 @@ final class ZkPositions implements PositionStorage {
     try {
       stored = store.read(source, instance);
     } catch (RuntimeException e) {
-      throw new IOException("cannot read " + describe() + ": " + e.getMessage(), e);
+      // ZooKeeper unreachable is not the operator's configuration (IOException: exit 2) but a peer down (exit 1)
+      throw new IllegalStateException("cannot read " + describe() + ": " + e.getMessage(), e);
     }
     if (stored.isEmpty()) {
       return null;

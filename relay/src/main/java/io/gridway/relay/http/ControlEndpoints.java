@@ -31,8 +31,9 @@ final class ControlEndpoints {
       Map<String, Object> json = new LinkedHashMap<>();
       json.put("source", source.id());
       json.put("ready", source.ready());
-      json.put("partitions", partitions(source));
-      json.put("buffer", buffer(source.buffer()));
+      EventBuffer buffer = source.buffer(); // null while the relay is starting
+      json.put("partitions", partitions(source, buffer)); // always listed: consumers check them before they pull
+      json.put("buffer", buffer == null ? null : buffer(buffer));
       json.putAll(source.status());
       list.add(json);
     }
@@ -41,10 +42,10 @@ final class ControlEndpoints {
   }
 
   /** Each partition served with the newest SCN published in it (null: none since the relay started), for consumers' lag. */
-  private static List<Map<String, Object>> partitions(ServedSource source) {
+  private static List<Map<String, Object>> partitions(ServedSource source, EventBuffer buffer) {
     List<Map<String, Object>> list = new ArrayList<>();
     for (int p : source.partitions()) {
-      long newest = source.buffer().newestScn(p);
+      long newest = buffer == null ? -1 : buffer.newestScn(p);
       Map<String, Object> json = new LinkedHashMap<>();
       json.put("partition", p);
       json.put("newestScn", newest == -1 ? null : Long.toUnsignedString(newest));
@@ -126,22 +127,66 @@ final class ControlEndpoints {
     return json;
   }
 
+  /**
+   * {@code /health}: the whole picture, 200 only when every source is both read (source side) and served
+   * (serving side). {@code status} is UP, DEGRADED (serving the buffer while a source is down: the reasons say
+   * why), NOT_READY (starting or refilling) or STOPPING. {@code sources} keeps the source side per source.
+   */
   void health(ChannelHandlerContext ctx, boolean keepAlive) {
     Map<String, Object> sources = new LinkedHashMap<>();
     Map<String, Object> reasons = new LinkedHashMap<>();
-    boolean up = !state.shuttingDown;
+    Map<String, Object> serving = new LinkedHashMap<>();
+    boolean sourcesUp = true;
+    boolean servingReady = true;
     for (ServedSource source : state.sources.values()) {
-      sources.put(source.id(), source.ready() ? "UP" : "DOWN");
-      up &= source.ready();
+      boolean up = source.ready();
+      ServedSource.Unavailable unavailable = source.notServing(-1L);
+      sources.put(source.id(), up ? "UP" : "DOWN");
+      serving.put(source.id(), unavailable == null ? "READY" : unavailable.reason());
+      sourcesUp &= up;
+      servingReady &= unavailable == null;
       String problem = source.problem();
       if (problem != null) {
         reasons.put(source.id(), problem);
+      } else if (unavailable != null) {
+        reasons.put(source.id(), unavailable.detail());
       }
     }
-    String status = state.shuttingDown ? "STOPPING" : up ? "UP" : "DOWN";
-    HttpResponseStatus code = up ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE;
+    String status = state.shuttingDown ? "STOPPING" : !servingReady ? "NOT_READY" : sourcesUp ? "UP" : "DEGRADED";
+    HttpResponseStatus code = status.equals("UP") ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE;
     state.responded("health", code.code());
-    Responses.json(ctx, keepAlive, code, Map.of("status", status, "sources", sources, "reasons", reasons));
+    Responses.json(ctx, keepAlive, code, Map.of("status", status, "sources", sources, "serving", serving, "reasons", reasons));
+  }
+
+  /** {@code /health/live}: the process answers (200 until it exits; a supervisor restarts it only when this fails). */
+  void live(ChannelHandlerContext ctx, boolean keepAlive) {
+    state.responded("health-live", 200);
+    Responses.json(ctx, keepAlive, HttpResponseStatus.OK, Map.of("status", state.shuttingDown ? "STOPPING" : "UP"));
+  }
+
+  /**
+   * {@code /health/ready}: 200 when every source's readers can be served, even from the buffer alone while the
+   * source is down; each source shows its serving side and its source side separately, with the reasons.
+   */
+  void ready(ChannelHandlerContext ctx, boolean keepAlive) {
+    Map<String, Object> sources = new LinkedHashMap<>();
+    boolean ready = !state.shuttingDown;
+    for (ServedSource source : state.sources.values()) {
+      ServedSource.Unavailable unavailable = source.notServing(-1L);
+      Map<String, Object> one = new LinkedHashMap<>();
+      one.put("serving", unavailable == null ? "READY" : unavailable.reason());
+      one.put("servingReason", unavailable == null ? null : unavailable.detail());
+      one.put("source", source.ready() ? "UP" : "DOWN");
+      one.put("sourceReason", source.problem());
+      sources.put(source.id(), one);
+      ready &= unavailable == null;
+    }
+    HttpResponseStatus code = ready ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE;
+    state.responded("health-ready", code.code());
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("status", state.shuttingDown ? "STOPPING" : ready ? "READY" : "NOT_READY");
+    json.put("sources", sources);
+    Responses.json(ctx, keepAlive, code, json);
   }
 
   void metrics(ChannelHandlerContext ctx, boolean keepAlive) {

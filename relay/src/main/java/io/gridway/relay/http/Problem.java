@@ -65,8 +65,11 @@ record Problem(HttpResponseStatus status, String type, String title, String deta
         Map.of("limit", limit));
   }
 
-  static Problem notReady(String detail) {
-    return new Problem(HttpResponseStatus.SERVICE_UNAVAILABLE, "not-ready", "Source not ready", detail, Map.of());
+  /** The serving side is not ready yet (starting, refilling after a restart): retry after the hint. */
+  static Problem notServing(String source, ServedSource.Unavailable why) {
+    return new Problem(HttpResponseStatus.SERVICE_UNAVAILABLE, "not-ready", "Relay not ready to serve",
+        "source '" + source + "': " + why.detail() + "; retry after the Retry-After hint",
+        Map.of("reason", why.reason(), "retryAfterSeconds", 1));
   }
 
   static Problem shuttingDown() {

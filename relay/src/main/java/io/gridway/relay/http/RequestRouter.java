@@ -76,6 +76,10 @@ final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
     if (path.equals("/health")) {
       control.health(ctx, keepAlive);
+    } else if (path.equals("/health/live")) {
+      control.live(ctx, keepAlive);
+    } else if (path.equals("/health/ready")) {
+      control.ready(ctx, keepAlive);
     } else if (path.equals("/metrics")) {
       control.metrics(ctx, keepAlive);
     } else if (path.equals(SOURCES) || path.equals(SOURCES + "/")) {
@@ -110,8 +114,11 @@ final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
       reject(ctx, keepAlive, Problem.shuttingDown(), instance);
       return;
     }
-    if (!source.ready()) {
-      reject(ctx, keepAlive, Problem.notReady("source '" + source.id() + "' is not being read: " + source.status().get("fetch")), instance);
+    // A source that is down does not stop readers: they drain what the buffer holds. Only a relay that cannot
+    // serve yet (starting, refilling its buffer after a restart) answers 503 with a reason and a retry hint.
+    ServedSource.Unavailable unavailable = source.notServing(query.since());
+    if (unavailable != null) {
+      reject(ctx, keepAlive, Problem.notServing(source.id(), unavailable), instance);
       return;
     }
     HttpConfig.Limits limits = state.config.limits();

@@ -37,13 +37,28 @@ public interface ServedSource {
     return out.toString();
   }
 
-  /** Whether readers can be served: the fetcher runs (503 otherwise). */
+  /**
+   * The source side: whether the fetcher reads the source (RUNNING) and the publisher has not failed. A source
+   * that is down does not stop the serving side: readers keep draining the buffer the relay holds.
+   */
   boolean ready();
 
-  /** Why the source is not fully up (FAILED, RECONNECTING, …) for /health, or null when it is. */
+  /** Why the source side is not up (FAILED, RECONNECTING, …) for /health, or null when it is. */
   default String problem() {
     return null;
   }
+
+  /**
+   * The serving side: why readers asking for windows above {@code since} (unsigned; -1 asks about every reader)
+   * cannot be served yet, or null when they can. The events API answers 503 with this reason and a Retry-After
+   * hint, so readers wait instead of failing; /health/ready is 503 while any reader could get it.
+   */
+  default Unavailable notServing(long since) {
+    return null;
+  }
+
+  /** Why the serving side cannot serve yet: {@code reason} is STARTING or REFILLING; {@code detail} for people. */
+  record Unavailable(String reason, String detail) {}
 
   /** Fetcher state, position and lag for /v1/sources, as JSON-ready values. */
   Map<String, Object> status();

@@ -100,12 +100,12 @@ public final class Publisher implements TransactionSink {
       FetcherException fatal = new FetcherException("source " + sourceId + ": transaction " + transaction.scn() + " ("
           + transaction.size() + " events) is larger than buffer.maxWindow (" + buffer.maxWindowBytes()
           + " bytes); raise buffer.maxWindow (and capacity) and restart the relay: it resumes with this transaction", e);
-      failed(fatal);
+      stop(fatal);
       throw fatal;
     } catch (IllegalArgumentException e) {
       FetcherException fatal = new FetcherException("source " + sourceId + ": cannot publish transaction "
           + transaction.scn() + ": " + e.getMessage(), e);
-      failed(fatal);
+      stop(fatal);
       throw fatal;
     }
     stored(received);
@@ -121,7 +121,7 @@ public final class Publisher implements TransactionSink {
     } catch (RuntimeException e) {
       FetcherException fatal = new FetcherException("source " + sourceId + ": the fetch policy cannot process transaction "
           + tx.scn() + ": " + e.getMessage() + "; correct the policy file (it is reloaded) and restart the relay", e);
-      failed(fatal);
+      stop(fatal);
       throw fatal;
     }
   }
@@ -160,8 +160,17 @@ public final class Publisher implements TransactionSink {
     lastCommitTimeMicros = Math.max(lastCommitTimeMicros, heartbeat.timeMicros());
   }
 
+  /** The fetcher stopped on an error an operator must fix; it logged the ERROR line, /health shows the text. */
   @Override
   public void failed(FetcherException error) {
+    if (failure == null) {
+      failure = error;
+      LOG.warn("source {}: publishing stopped because the fetcher stopped (see its ERROR line and /health)", sourceId);
+    }
+  }
+
+  /** Publishing itself cannot go on: one ERROR line with what to do (the same text /health shows). */
+  private void stop(FetcherException error) {
     if (failure == null) {
       failure = error;
       LOG.error("source {}: fetching stopped: {}", sourceId, error.getMessage());

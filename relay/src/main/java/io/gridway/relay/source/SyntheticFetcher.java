@@ -94,6 +94,7 @@ public final class SyntheticFetcher implements Fetcher {
       FetcherException error = e instanceof FetcherException f ? f
           : new FetcherException("source " + sourceId + ": synthetic generation failed: " + e, e);
       status = new FetcherStatus(FetcherStatus.State.FAILED, status.position(), error.getMessage());
+      LOG.error("relay source {}: fetcher stopped: {}", sourceId, error.getMessage());
       sink.failed(error);
     }
   }

@@ -129,13 +129,35 @@ class BadRequestTest {
   }
 
   @Test
-  void notReadyGets503() throws Exception {
-    relay.source.ready = false;
+  void aRelayNotReadyToServeGets503WithTheReasonAndARetryHint() throws Exception {
+    relay.source.unavailable = new ServedSource.Unavailable("REFILLING", "refilling the buffer: at SCN 5 of 9");
     try {
       HttpResponse<byte[]> response = relay.get("/v1/sources/src/events?since=0");
-      problem(response, 503, "not-ready");
-      assertThat(response.headers().firstValue("retry-after")).isPresent();
+      JsonNode json = problem(response, 503, "not-ready");
+      assertThat(json.get("reason").asText()).isEqualTo("REFILLING");
+      assertThat(json.get("detail").asText()).contains("at SCN 5 of 9");
+      assertThat(response.headers().firstValue("retry-after")).hasValue("1");
+      assertThat(relay.get("/health/ready").statusCode()).isEqualTo(503);
+      assertThat(relay.get("/health/live").statusCode()).isEqualTo(200);
       assertThat(relay.get("/health").statusCode()).isEqualTo(503);
+    } finally {
+      relay.source.unavailable = null;
+    }
+  }
+
+  @Test
+  void aSourceThatIsDownStillServesItsBufferAndHealthTellsTheSidesApart() throws Exception {
+    relay.source.ready = false;
+    try {
+      assertThat(relay.get("/v1/sources/src/events?since=0&waitMs=0").statusCode()).isEqualTo(200);
+      HttpResponse<byte[]> ready = relay.get("/health/ready");
+      assertThat(ready.statusCode()).isEqualTo(200);
+      JsonNode sides = new ObjectMapper().readTree(ready.body()).path("sources").path("src");
+      assertThat(sides.path("serving").asText()).isEqualTo("READY");
+      assertThat(sides.path("source").asText()).isEqualTo("DOWN");
+      HttpResponse<byte[]> health = relay.get("/health");
+      assertThat(health.statusCode()).isEqualTo(503);
+      assertThat(new ObjectMapper().readTree(health.body()).path("status").asText()).isEqualTo("DEGRADED");
     } finally {
       relay.source.ready = true;
     }

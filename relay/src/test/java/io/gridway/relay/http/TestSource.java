@@ -13,6 +13,7 @@ final class TestSource implements ServedSource {
   private final SchemaRegistry schemas;
   private final int partitions;
   volatile boolean ready = true;
+  volatile Unavailable unavailable;
 
   TestSource(String id, EventBuffer buffer, SchemaRegistry schemas, int partitions) {
     this.id = id;
@@ -49,6 +50,11 @@ final class TestSource implements ServedSource {
   @Override
   public boolean ready() {
     return ready;
+  }
+
+  @Override
+  public Unavailable notServing(long since) {
+    return unavailable;
   }
 
   @Override

@@ -137,7 +137,8 @@ public final class MysqlBinlogFetcher implements Fetcher {
       LOG.info("Fetcher {} stopped at {}", config.source(), stoppedAt);
     } catch (FetcherException e) {
       status = new FetcherStatus(FetcherStatus.State.FAILED, delivered(), e.getMessage());
-      LOG.error("Fetcher {} stopped: {}", config.source(), e.getMessage());
+      // The operator must act: one ERROR line with what to do (the same text /health shows), no stack trace.
+      LOG.error("relay source {}: fetcher stopped: {}", config.source(), e.getMessage());
       sink.failed(e);
     } catch (InterruptedException e) {
       status = new FetcherStatus(FetcherStatus.State.STOPPED, delivered(), "closed");
@@ -163,6 +164,7 @@ public final class MysqlBinlogFetcher implements Fetcher {
     Backoff backoff = new Backoff(config.reconnectBackoffMax());
     ResumePoint resume = resumeAfter;
     boolean reconnecting = false;
+    String lastFailure = null;
     while (!closing) {
       String failure;
       try {
@@ -185,17 +187,24 @@ public final class MysqlBinlogFetcher implements Fetcher {
         }
         if (progressed) {
           backoff.reset(); // a connection that moved on, or lasted, was not part of a failing streak
+          lastFailure = null;
         }
         failure = describe(outcome.transientError());
       } catch (SQLException e) {
-        failure = "cannot query " + address + ": " + Jdbc.rootMessage(e);
+        // access denied and missing privileges became FetcherExceptions in ServerProbe: this is transient
+        failure = "cannot query " + address + " as user '" + config.user() + "': " + Jdbc.rootMessage(e);
       }
       if (closing) {
         break;
       }
       Duration wait = backoff.next();
       status = new FetcherStatus(FetcherStatus.State.RECONNECTING, delivered(), failure + "; retrying in " + wait.toMillis() + " ms");
-      LOG.warn("Fetcher {} lost {} ({}); reconnecting from {} in {} ms", config.source(), address, failure, resume, wait.toMillis());
+      if (!reconnecting || !failure.equals(lastFailure)) {
+        // once per change of state or cause, not once per attempt (the backoff caps at reconnectBackoffMax)
+        LOG.warn("relay source {}: fetcher lost {} as user '{}' ({}); reconnecting from {}, next attempt in {} ms",
+            config.source(), address, config.user(), failure, resume, wait.toMillis());
+      }
+      lastFailure = failure;
       reconnecting = true;
       sleeper.sleep(wait);
     }

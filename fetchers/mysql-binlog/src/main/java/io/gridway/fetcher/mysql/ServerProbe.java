@@ -163,7 +163,8 @@ final class ServerProbe {
     int code = Jdbc.vendorCode(e);
     if (code == ER_ACCESS_DENIED || code == ER_DBACCESS_DENIED) {
       throw new FetcherException("access denied for user '" + user + "' on " + address + " while trying to " + doing
-          + " (server: " + Jdbc.rootMessage(e) + "); check user and the password in passwordFile/passwordEnv", e);
+          + " (server: " + Jdbc.rootMessage(e) + "); check user and the password in passwordFile/passwordEnv, then restart"
+          + " the relay", e);
     }
     if (code == ER_SPECIFIC_ACCESS_DENIED) {
       throw missingPrivilege("REPLICATION CLIENT (BINLOG MONITOR on MariaDB)", e);
