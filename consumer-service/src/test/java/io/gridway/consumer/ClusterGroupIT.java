@@ -125,8 +125,10 @@ class ClusterGroupIT {
         Member leaving = members.remove(0);
         List<Integer> moved = leaders.entrySet().stream().filter(e -> e.getValue().equals(leaving.name)).map(Map.Entry::getKey).toList();
         leaving.close();
-        await().atMost(Duration.ofSeconds(30)).until(() -> leaders.size() == PARTITIONS && !leaders.containsValue(leaving.name));
-        assertThat(counts().values()).containsOnly(3L);
+        // Helix first promotes the leaver's partitions on their standbys, which may both sit on one member (4/2),
+        // then moves one leader over (3/3) a few hundred ms later: wait for the settled, even spread.
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(counts())
+            .containsExactlyInAnyOrderEntriesOf(Map.of(members.get(0).name, 3L, members.get(1).name, 3L)));
 
         await().atMost(Duration.ofSeconds(40)).until(() -> relay.eventsPublished() >= events);
         Map<Integer, List<RelayFixture.Expected>> oracle = relay.oracle();
