@@ -55,8 +55,9 @@ final class Puller {
   private RelayProblem streamError;
   private ScheduledFuture<?> reconnect;
 
-  /** What to pull: a partition of a source, from the replicas serving it, how, and from where on. */
-  record PullTarget(String source, int partition, RelayEndpoints relays, ConsumerConfig.Pull pull, long since) {}
+  /** What to pull: a partition of a source, from the replicas serving it, how, from where on, and which rows (or null). */
+  record PullTarget(String source, int partition, RelayEndpoints relays, ConsumerConfig.Pull pull, long since,
+      String where) {}
 
   Puller(PullTarget target, PullerResources resources, PartitionBuffer buffer, PartitionState state,
       PartitionMetrics metrics) {
