@@ -62,8 +62,8 @@ final class PartitionMetrics {
         .register(registry));
     meters.add(Gauge.builder("gridway.consumer.lag.scn", this,
         m -> Math.max(0, receivedScn.getAsLong() - m.checkpointScn.get())).tags(tags).register(registry));
-    meters.add(Gauge.builder("gridway.consumer.lag.ms", lagMillis, AtomicLong::get).tags(tags).baseUnit("milliseconds")
-        .register(registry));
+    // no base unit: the name carries it, and Prometheus would append one again (gridway_consumer_lag_ms_milliseconds)
+    meters.add(Gauge.builder("gridway.consumer.lag.ms", lagMillis, AtomicLong::get).tags(tags).register(registry));
     meters.add(Gauge.builder("gridway.consumer.lag.events", heldEvents, AtomicLong::get).tags(tags).register(registry));
     meters.add(Gauge.builder("gridway.consumer.buffer.bytes", bufferBytes, s -> s.getAsLong()).tags(tags)
         .baseUnit("bytes").register(registry));

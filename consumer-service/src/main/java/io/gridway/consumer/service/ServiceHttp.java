@@ -11,6 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The consumer service's own HTTP endpoints, for systemd/Kubernetes probes and Prometheus:
@@ -25,6 +27,7 @@ import java.util.function.Supplier;
  * <p>One thread of its own serves them (a scrape must not wait on an apply lane). Thread-safe; {@link #close()} it.
  */
 final class ServiceHttp implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ServiceHttp.class);
   private final HttpServer server;
   private final ExecutorService thread;
 
@@ -67,6 +70,7 @@ final class ServiceHttp implements AutoCloseable {
     });
     server.setExecutor(thread);
     server.start();
+    LOG.info("consumer: /health, /health/ready and /metrics on http://{}:{}", http.host(), server.getAddress().getPort());
     return new ServiceHttp(server, thread);
   }
 
