@@ -214,6 +214,7 @@ class ExactlyOnceKillIT {
         applier:
           type: jdbc
           jdbc: {url: "%s", user: %s, passwordEnv: KILL_TARGET_PASSWORD, schemaChange: stop}
+        http: {port: 0}
         """.formatted(relay, k, target.url(), target.user()));
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx256m", "-XX:TieredStopAtLevel=1"));
