@@ -64,6 +64,7 @@ class ClusterProgressIT {
               new SimpleMeterRegistry());
           ClusterStatusReader reader = new ClusterStatusReader(zk, cluster)) {
         service.start();
+        await().atMost(Duration.ofSeconds(30)).until(controller::isLeader);
         source.execute(database, "INSERT INTO t VALUES (1, 'a'), (2, 'b')", "INSERT INTO t VALUES (3, 'c')");
         await().atMost(Duration.ofSeconds(90)).until(() -> rows(pg, target, database) == 3);
         await().atMost(Duration.ofSeconds(30)).until(() -> service.readiness().ready());
