@@ -82,8 +82,16 @@ public record JdbcService(HikariDataSource pool, JdbcCheckpointStore store, Jdbc
 
   /** "jdbc target host:port, database d, user u", read from the URL: what a connection error must name. */
   static String target(JdbcTargetConfig jdbc) {
-    String rest = jdbc.url().substring("jdbc:".length());
-    java.net.URI uri = java.net.URI.create(rest.replaceFirst(";.*", ""));
+    String rest = jdbc.url().substring("jdbc:".length()).replaceFirst("[?;].*", ""); // no parameters: they may hold secrets
+    java.net.URI uri;
+    try {
+      uri = java.net.URI.create(rest);
+    } catch (IllegalArgumentException e) {
+      uri = null;
+    }
+    if (uri == null || uri.getHost() == null) { // not scheme://host:port/db (Phoenix: zk quorum): name the URL
+      return "jdbc target " + rest + ", user " + jdbc.user();
+    }
     String path = uri.getPath() == null ? "" : uri.getPath().replaceFirst("^/", "");
     return "jdbc target " + uri.getHost() + ":" + (uri.getPort() < 0 ? "(default port)" : uri.getPort()) + ", database "
         + (path.isEmpty() ? "(default)" : path) + ", user " + jdbc.user();
