@@ -184,8 +184,8 @@ class ExactlyOnceKillIT {
   }
 
   /**
-   * Starts the consumer and waits until it runs. On a machine loaded by parallel builds its 3-second relay preflight
-   * can time out (exit code 2, "no relay is reachable"): that start is retried, up to 3 times.
+   * Starts the consumer and waits until it runs. (The service now waits for an unreachable relay for startTimeout
+   * itself; the retry below, kept from when that exited 2, only triggers if it exits with "no relay is reachable".)
    */
   private Process start(URI relay, Target target, int k, int run, String pause) throws Exception {
     Path log = dir.resolve("service-" + run + ".log");
