@@ -110,6 +110,9 @@ public final class ClusterAdmin implements AutoCloseable {
     try (ZkCheckpointStore store = ZkCheckpointStore.open(zk, cluster, Clock.systemUTC())) {
       store.deleteGroup(group);
     }
+    try (GroupProgress progress = GroupProgress.open(zk, cluster)) {
+      progress.deleteGroup(group);
+    }
   }
 
   /** Pauses the group: every partition leaves LEADER (and STANDBY), so nothing is applied until {@link #resumeGroup}. */

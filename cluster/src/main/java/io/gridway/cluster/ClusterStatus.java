@@ -37,10 +37,29 @@ public record ClusterStatus(String cluster, String controller, List<Instance> in
    * @param generation the newest fencing generation, or {@code null} when never claimed
    * @param checkpointMillis when the checkpoint was last written (epoch milliseconds, plain in JSON), or {@code
    *     null}: while the source is busy its owner records progress every batch, so the checkpoint's age bounds
-   *     how far behind the partition is (the lag {@code gridway cluster status} shows)
+   *     how far behind the partition is (the lag {@code gridway cluster status} shows without {@code progress})
+   * @param progress what the partition's leader last reported ({@link GroupProgress}): its committed and received SCNs
+   *     and the source commit time of what it committed — for exactly-once groups too, whose checkpoints are in the
+   *     target; or {@code null}
    */
   public record Partition(int partition, Map<String, String> states, Long checkpointScn, Long generation,
-      Long checkpointMillis) {
+      Long checkpointMillis, GroupProgress.Report progress) {
+
+    /**
+     * How far behind the source the partition was when its leader last reported: 0 when it had committed all it
+     * received, else the report's time minus the source commit time of what it had committed; {@code null} without a
+     * report with a commit time.
+     */
+    public Duration reportedLag() {
+      if (progress == null) {
+        return null;
+      }
+      if (Long.compareUnsigned(progress.receivedScn(), progress.scn()) <= 0) {
+        return Duration.ZERO;
+      }
+      return progress.commitMillis() == 0 ? null
+          : Duration.ofMillis(Math.max(0, progress.updatedMillis() - progress.commitMillis()));
+    }
 
     /** How long ago the checkpoint was written, or {@code null}. */
     public Duration checkpointAge(Instant now) {

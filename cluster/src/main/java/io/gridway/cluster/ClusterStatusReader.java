@@ -20,12 +20,14 @@ public final class ClusterStatusReader implements AutoCloseable {
   private final HelixAdmin admin;
   private final ZkCheckpointStore checkpoints;
   private final PropertyStore raw;
+  private final GroupProgress progress;
 
   public ClusterStatusReader(ZkConfig zk, String cluster) {
     this.cluster = Helix.requireName(cluster, "cluster");
     this.admin = Helix.admin(zk);
     this.checkpoints = ZkCheckpointStore.open(zk, cluster, Clock.systemUTC());
     this.raw = new PropertyStore(zk, cluster);
+    this.progress = GroupProgress.over(raw);
   }
 
   public ClusterStatus read() {
@@ -45,6 +47,8 @@ public final class ClusterStatusReader implements AutoCloseable {
       boolean group = resource.startsWith(Helix.GROUP_PREFIX);
       ExternalView ev = admin.getResourceExternalView(cluster, resource);
       List<ClusterStatus.Partition> partitions = new ArrayList<>();
+      Map<Integer, GroupProgress.Report> reports = group
+          ? progress.read(resource.substring(Helix.GROUP_PREFIX.length())) : Map.of();
       for (int p = 0; p < is.getNumPartitions(); p++) {
         Map<String, String> states = new TreeMap<>();
         if (ev != null && ev.getStateMap(Helix.partitionName(resource, p)) != null) {
@@ -58,7 +62,7 @@ public final class ClusterStatusReader implements AutoCloseable {
           generation = checkpoints.generation(name, p).orElse(null);
         }
         partitions.add(new ClusterStatus.Partition(p, states, checkpoint == null ? null : checkpoint.scn().value(), generation,
-            checkpoint == null ? null : checkpoint.updated().toEpochMilli()));
+            checkpoint == null ? null : checkpoint.updated().toEpochMilli(), reports.get(p)));
       }
       resources.add(new ClusterStatus.Resource(resource, group ? "group" : "relay", is.getNumPartitions(),
           Integer.parseInt(is.getReplicas()), is.isEnabled(), partitions));

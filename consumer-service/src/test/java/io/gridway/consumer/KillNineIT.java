@@ -147,6 +147,7 @@ class KillNineIT {
           dir: %s
         applier:
           logging: {output: %s}
+        http: {port: 0}
         """.formatted(GROUP, relay.uri, dir.resolve("checkpoints"), out));
     return new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
         "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), ConsumerMain.class.getName(),

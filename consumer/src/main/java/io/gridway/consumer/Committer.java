@@ -124,6 +124,7 @@ final class Committer {
   /** Commits the finished batches at the head; true when the checkpoint moved. */
   private boolean advance() {
     boolean moved = false;
+    long newestCommitMicros = 0;
     while (!inFlight.isEmpty() && inFlight.peekFirst().pending == 0 && failure == null) {
       InFlightBatch head = inFlight.pollFirst();
       committed = head.lastScn;
@@ -131,11 +132,12 @@ final class Committer {
         microProgress[m] = Math.max(microProgress[m], committed);
       }
       buffer.release(head.bytes);
-      metrics.committed(head.events, head.newestCommitMicros, clock.millis());
+      metrics.committed(head.events, head.bytes, head.lastScn, head.newestCommitMicros, clock.millis());
+      newestCommitMicros = Math.max(newestCommitMicros, head.newestCommitMicros);
       moved = true;
     }
     if (moved) {
-      state.committed(committed);
+      state.committed(committed, newestCommitMicros);
       checkpoints.offer(committed, microProgress.clone());
       changed.signalAll();
     }

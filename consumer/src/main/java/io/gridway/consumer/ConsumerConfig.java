@@ -22,6 +22,9 @@ import java.util.List;
  * @param microBatch how a batch is split for parallel apply
  * @param retry what happens when the handler throws
  * @param discovery find the relays in a Helix cluster instead of a fixed {@code relays} list, following them live
+ * @param where the relay's subscription filter, sent as {@code where=} on every request (a predicate over each row, in
+ *     the policy language; rows it rejects never leave the relay), or null for every row. The relay checks it: the
+ *     consumer service sends it once at start so that a bad expression fails there, with the relay's reason
  */
 public record ConsumerConfig(
     String source,
@@ -32,7 +35,8 @@ public record ConsumerConfig(
     Batching batch,
     MicroBatch microBatch,
     Retry retry,
-    Discovery discovery) {
+    Discovery discovery,
+    String where) {
 
   public ConsumerConfig {
     if (source == null || source.isBlank()) {
@@ -66,12 +70,21 @@ public record ConsumerConfig(
     batch = batch == null ? new Batching(null, null, null, null) : batch;
     microBatch = microBatch == null ? new MicroBatch(null, null, null) : microBatch;
     retry = retry == null ? new Retry(null, null, null) : retry;
+    if (where != null && where.isBlank()) {
+      throw new IllegalArgumentException("where: must not be empty (omit it to receive every row)");
+    }
+  }
+
+  /** A config without a subscription filter. */
+  public ConsumerConfig(String source, String group, List<URI> relays, List<Integer> partitions, Pull pull, Batch batch,
+      MicroBatch microBatch, Retry retry, Discovery discovery) {
+    this(source, group, relays, partitions, pull, batch, microBatch, retry, discovery, null);
   }
 
   /** A standalone config: fixed relays, no discovery. */
   public ConsumerConfig(String source, String group, List<URI> relays, List<Integer> partitions, Pull pull, Batching batch,
       MicroBatch microBatch, Retry retry) {
-    this(source, group, relays, partitions, pull, batch, microBatch, retry, null);
+    this(source, group, relays, partitions, pull, batch, microBatch, retry, null, null);
   }
 
   /**
@@ -91,11 +104,11 @@ public record ConsumerConfig(
   }
 
   public ConsumerConfig withGroup(String newGroup) {
-    return new ConsumerConfig(source, newGroup, relays, partitions, pull, batch, microBatch, retry, discovery);
+    return new ConsumerConfig(source, newGroup, relays, partitions, pull, batch, microBatch, retry, discovery, where);
   }
 
   public ConsumerConfig withPartitions(List<Integer> newPartitions) {
-    return new ConsumerConfig(source, group, relays, newPartitions, pull, batch, microBatch, retry, discovery);
+    return new ConsumerConfig(source, group, relays, newPartitions, pull, batch, microBatch, retry, discovery, where);
   }
 
   /**
@@ -309,6 +322,7 @@ public record ConsumerConfig(
     private Integer maxAttempts;
     private Duration retryBackoff;
     private Duration maxRetryBackoff;
+    private String where;
 
     private Builder(String source) {
       this.source = source;
@@ -437,6 +451,12 @@ public record ConsumerConfig(
       return this;
     }
 
+    /** The relay's subscription filter ({@code where=}): only rows it accepts are sent (default every row). */
+    public Builder where(String predicate) {
+      this.where = predicate;
+      return this;
+    }
+
     /**
      * The config.
      *
@@ -447,7 +467,7 @@ public record ConsumerConfig(
           new Pull(mode, compression, bufferBytes, maxResponseBytes, waitTime, connectTimeout, idleTimeout, reconnectBackoff),
           new Batching(batchMaxEvents, batchMaxBytes, batchMaxWait, maxInFlight),
           new MicroBatch(microBatches, microPartitioner, microPartitionColumn),
-          new Retry(maxAttempts, retryBackoff, maxRetryBackoff), discovery);
+          new Retry(maxAttempts, retryBackoff, maxRetryBackoff), discovery, where);
     }
   }
 }

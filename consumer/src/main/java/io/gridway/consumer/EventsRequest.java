@@ -24,6 +24,9 @@ final class EventsRequest {
     if (target.pull().mode() == ConsumerConfig.Mode.STREAM) {
       query.addParam("stream", "true");
     }
+    if (target.where() != null) {
+      query.addParam("where", target.where());
+    }
     return query.toString();
   }
 

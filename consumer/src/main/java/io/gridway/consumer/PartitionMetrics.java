@@ -23,7 +23,13 @@ import java.util.function.LongSupplier;
  *   <li>{@code gridway.consumer.buffer.bytes}: bytes of windows received and not yet committed
  *   <li>{@code gridway.consumer.batch.events}, {@code gridway.consumer.batch.bytes}: batch sizes
  *   <li>{@code gridway.consumer.apply}: handler latency per (micro-)batch, with a histogram
- *   <li>{@code gridway.consumer.events}: events committed
+ *   <li>{@code gridway.consumer.events}, {@code gridway.consumer.bytes}: events and frame bytes committed (their rates
+ *       are the applied events/s and bytes/s)
+ *   <li>{@code gridway.consumer.checkpoint.scn}: the newest committed SCN (a gauge is a double: exact up to 2^53)
+ *   <li>{@code gridway.consumer.lag.scn}: the newest SCN received (a window or a heartbeat, which carries the relay's
+ *       newest) minus the committed one: how far behind the relay the partition is, in SCN distance
+ *   <li>{@code gridway.consumer.checkpoint.fenced}: checkpoint writes refused because another owner claimed the
+ *       partition
  *   <li>{@code gridway.consumer.retries}, {@code gridway.consumer.failovers}, {@code
  *       gridway.consumer.reconnects}, {@code gridway.consumer.decode.errors}, {@code
  *       gridway.consumer.scn.evicted}: counters
@@ -36,20 +42,28 @@ final class PartitionMetrics {
   private final List<Meter> meters = new ArrayList<>();
   private final AtomicLong lagMillis = new AtomicLong();
   private final AtomicLong heldEvents = new AtomicLong();
+  private final AtomicLong checkpointScn = new AtomicLong();
   private final DistributionSummary batchEvents;
   private final DistributionSummary batchBytes;
   private final Timer apply;
   private final Counter events;
+  private final Counter bytes;
+  private final Counter fenced;
   private final Counter retries;
   private final Counter failovers;
   private final Counter reconnects;
   private final Counter decodeErrors;
   private final Counter evicted;
 
-  PartitionMetrics(MeterRegistry registry, Tags tags, LongSupplier bufferBytes) {
+  PartitionMetrics(MeterRegistry registry, Tags tags, LongSupplier bufferBytes, long startScn, LongSupplier receivedScn) {
     this.registry = registry;
-    meters.add(Gauge.builder("gridway.consumer.lag.ms", lagMillis, AtomicLong::get).tags(tags).baseUnit("milliseconds")
+    checkpointScn.set(startScn);
+    meters.add(Gauge.builder("gridway.consumer.checkpoint.scn", checkpointScn, AtomicLong::get).tags(tags)
         .register(registry));
+    meters.add(Gauge.builder("gridway.consumer.lag.scn", this,
+        m -> Math.max(0, receivedScn.getAsLong() - m.checkpointScn.get())).tags(tags).register(registry));
+    // no base unit: the name carries it, and Prometheus would append one again (gridway_consumer_lag_ms_milliseconds)
+    meters.add(Gauge.builder("gridway.consumer.lag.ms", lagMillis, AtomicLong::get).tags(tags).register(registry));
     meters.add(Gauge.builder("gridway.consumer.lag.events", heldEvents, AtomicLong::get).tags(tags).register(registry));
     meters.add(Gauge.builder("gridway.consumer.buffer.bytes", bufferBytes, s -> s.getAsLong()).tags(tags)
         .baseUnit("bytes").register(registry));
@@ -59,6 +73,8 @@ final class PartitionMetrics {
     apply = add(Timer.builder("gridway.consumer.apply").tags(tags).publishPercentileHistogram()
         .minimumExpectedValue(Duration.ofNanos(100_000)).maximumExpectedValue(Duration.ofSeconds(60)).register(registry));
     events = add(Counter.builder("gridway.consumer.events").tags(tags).register(registry));
+    bytes = add(Counter.builder("gridway.consumer.bytes").baseUnit("bytes").tags(tags).register(registry));
+    fenced = add(Counter.builder("gridway.consumer.checkpoint.fenced").tags(tags).register(registry));
     retries = add(Counter.builder("gridway.consumer.retries").tags(tags).register(registry));
     failovers = add(Counter.builder("gridway.consumer.failovers").tags(tags).register(registry));
     reconnects = add(Counter.builder("gridway.consumer.reconnects").tags(tags).register(registry));
@@ -84,12 +100,18 @@ final class PartitionMetrics {
     heldEvents.addAndGet(delta);
   }
 
-  void committed(int eventCount, long newestCommitMicros, long nowMillis) {
+  void committed(int eventCount, long byteCount, long lastScn, long newestCommitMicros, long nowMillis) {
     heldEvents.addAndGet(-eventCount);
     events.increment(eventCount);
+    bytes.increment(byteCount);
+    checkpointScn.set(lastScn);
     if (newestCommitMicros > 0) {
       lagMillis.set(Math.max(0, nowMillis - newestCommitMicros / 1000));
     }
+  }
+
+  void fenced() {
+    fenced.increment();
   }
 
   void retry() {

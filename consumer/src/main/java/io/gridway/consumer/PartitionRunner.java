@@ -82,7 +82,7 @@ final class PartitionRunner {
     this.buffer = new PartitionBuffer(config.pull().bufferBytes().bytes());
     this.metrics = new PartitionMetrics(shared.registry(),
         Tags.of("source", config.source(), "group", config.group(), "partition", Integer.toString(partition)),
-        buffer::heldBytes);
+        buffer::heldBytes, start, state::receivedScn);
     this.checkpoints = new CheckpointWriter(shared.store(),
         new CheckpointWriter.CheckpointKey(config.group(), partition, generation), shared.checkpointExecutor(), state,
         shared.clock(), this::fenced);
@@ -93,7 +93,8 @@ final class PartitionRunner {
         state);
     this.dispatcher = new Dispatcher(new Dispatcher.DispatchSetup(partition, config.batch(), shared.partitioner(), micro),
         buffer, committer, lanes, metrics);
-    this.puller = new Puller(new Puller.PullTarget(config.source(), partition, shared.relays(), config.pull(), start),
+    this.puller = new Puller(new Puller.PullTarget(config.source(), partition, shared.relays(), config.pull(), start,
+        config.where()),
         shared.pullers(), buffer, state, metrics);
     this.dispatcherThread = new Thread(dispatcher, "gridway-p" + partition + "-dispatch");
     dispatcherThread.setDaemon(true);
@@ -107,6 +108,7 @@ final class PartitionRunner {
   }
 
   private void fenced() {
+    metrics.fenced();
     state.fail("checkpoint fenced: another owner claimed partition " + partition, null);
     committer.fail(new IllegalStateException("checkpoint fenced"));
     puller.stop(); // nothing more is pulled either; stop() (or a restart) tears the rest down
@@ -124,8 +126,15 @@ final class PartitionRunner {
     boolean drained = committer.awaitIdle(drain.toNanos(), TimeUnit.NANOSECONDS);
     lanes.shutdown();
     if (!drained) {
-      LOG.warn("partition {}: {} batches still applying after {}; abandoning them", partition, committer.inFlightCount(),
-          drain);
+      // awaitIdle also returns early once a batch failed for good: then the batches left were not waited for, and
+      // saying they were still applying after the whole drain timeout would be false
+      if (committer.failure() != null) {
+        LOG.warn("partition {}: stopping after a failed batch; {} later batches are not committed and will be pulled "
+            + "again from checkpoint {}", partition, committer.inFlightCount(), Long.toUnsignedString(committer.committedScn()));
+      } else {
+        LOG.warn("partition {}: {} batches still applying after {}; abandoning them", partition,
+            committer.inFlightCount(), drain);
+      }
       lanes.abandon();
     }
     lanes.awaitTermination(5, TimeUnit.SECONDS);

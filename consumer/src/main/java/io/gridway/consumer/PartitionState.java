@@ -23,6 +23,7 @@ final class PartitionState {
   private long durable;
   /** Written once per window by the puller: volatile rather than under the lock. */
   private volatile long received;
+  private long checkpointCommitMillis;
   private URI relay;
   private Long oldestAvailable;
   private String detail = "";
@@ -118,12 +119,21 @@ final class PartitionState {
     return state;
   }
 
-  synchronized void committed(long scn) {
+  /** {@code commitMicros}: the source commit time of the newest window committed (0 when unknown: kept as it was). */
+  synchronized void committed(long scn, long commitMicros) {
     checkpoint = scn;
+    if (commitMicros > 0) {
+      checkpointCommitMillis = commitMicros / 1000;
+    }
   }
 
   synchronized void durable(long scn) {
     durable = scn;
+  }
+
+  /** The newest SCN received, for the SCN-lag gauge. */
+  long receivedScn() {
+    return received;
   }
 
   void received(long scn) {
@@ -135,7 +145,7 @@ final class PartitionState {
   }
 
   synchronized PartitionStatus snapshot() {
-    return new PartitionStatus(partition, state, new Scn(checkpoint), new Scn(durable), new Scn(received), relay,
+    return new PartitionStatus(partition, state, new Scn(checkpoint), checkpointCommitMillis, new Scn(durable), new Scn(received), relay,
         oldestAvailable == null ? null : new Scn(oldestAvailable), detail, failure);
   }
 }

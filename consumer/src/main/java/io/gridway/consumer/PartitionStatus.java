@@ -9,6 +9,8 @@ import java.net.URI;
  * @param partition the partition
  * @param state what it is doing
  * @param checkpoint the newest committed SCN (every window at or below it is applied)
+ * @param checkpointCommitMillis the source commit time (epoch ms) of the newest window committed, or 0 when none was
+ *     committed since the partition started: now minus this is its lag in time while the source is busy
  * @param durableCheckpoint the newest SCN the checkpoint store has durably recorded
  * @param received the newest SCN the puller has received (a window or a heartbeat)
  * @param relay the relay replica it pulls from now, or null
@@ -20,6 +22,7 @@ public record PartitionStatus(
     int partition,
     State state,
     Scn checkpoint,
+    long checkpointCommitMillis,
     Scn durableCheckpoint,
     Scn received,
     URI relay,

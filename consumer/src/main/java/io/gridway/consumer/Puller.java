@@ -46,6 +46,11 @@ final class Puller {
   private Channel channel;
   private URI current;
   private int failures;
+  /**
+   * Reasons already logged since the last success (same thread as {@code failures}): a relay that stays down for
+   * minutes is one WARN line per replica and cause, not one per reconnect attempt. Bounded: cleared on success.
+   */
+  private final java.util.Set<String> warned = new java.util.HashSet<>();
   private int evictions;
   private int rejections;
   private boolean stopped;
@@ -55,8 +60,9 @@ final class Puller {
   private RelayProblem streamError;
   private ScheduledFuture<?> reconnect;
 
-  /** What to pull: a partition of a source, from the replicas serving it, how, and from where on. */
-  record PullTarget(String source, int partition, RelayEndpoints relays, ConsumerConfig.Pull pull, long since) {}
+  /** What to pull: a partition of a source, from the replicas serving it, how, from where on, and which rows (or null). */
+  record PullTarget(String source, int partition, RelayEndpoints relays, ConsumerConfig.Pull pull, long since,
+      String where) {}
 
   Puller(PullTarget target, PullerResources resources, PartitionBuffer buffer, PartitionState state,
       PartitionMetrics metrics) {
@@ -211,6 +217,7 @@ final class Puller {
       failed(c, "the relay ended the stream", null);
     } else if (keepAlive && c.isActive()) {
       failures = 0;
+      warned.clear();
       sendRequest(c);
     } else {
       // The relay closed a finished long-poll connection: reconnect at once, it is not an error.
@@ -265,7 +272,10 @@ final class Puller {
     }
     metrics.reconnect();
     state.set(PartitionStatus.State.RECONNECTING, reason);
-    LOG.warn("partition {}: {}{}", target.partition(), reason, cause == null ? "" : " (" + cause + ")");
+    if (warned.size() < 64 && warned.add(reason)) {
+      LOG.warn("partition {}: {}{}; reconnecting with backoff (logged once until it succeeds)", target.partition(),
+          reason, cause == null ? "" : " (" + cause + ")");
+    }
     retryElsewhere(c, reason, true);
   }
 
@@ -347,6 +357,7 @@ final class Puller {
         return false;
       }
       failures = 0;
+      warned.clear();
       return true;
     }
 

@@ -38,7 +38,7 @@ final class Pipeline implements AutoCloseable {
       long bufferBytes) {
     long generation = store.claim("g", 0);
     buffer = new PartitionBuffer(bufferBytes);
-    metrics = new PartitionMetrics(new SimpleMeterRegistry(), Tags.empty(), buffer::heldBytes);
+    metrics = new PartitionMetrics(new SimpleMeterRegistry(), Tags.empty(), buffer::heldBytes, 0, () -> 0);
     writer = new CheckpointWriter(store, new CheckpointWriter.CheckpointKey("g", 0, generation), executor, state,
         Clock.systemUTC(), () -> {});
     long[] micro = new long[k];

@@ -10,7 +10,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code gridway consumer --config consumer.yaml}: validates the file with the launcher's error handling,
- * then runs {@link ConsumerMain#run}, whose exit code it returns (2 when the relays are unreachable, 1 when a
+ * then runs {@link ConsumerMain#run}, whose exit code it returns (2 for a configuration to change, 1 when a peer stayed unreachable or a
  * partition fails, 0 after SIGTERM/SIGINT).
  */
 @Command(name = "consumer", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,

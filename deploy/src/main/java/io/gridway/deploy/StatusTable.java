@@ -33,11 +33,31 @@ final class StatusTable {
       }
       for (ClusterStatus.Partition p : r.partitionStates()) {
         partitions.add(List.of(r.name(), r.kind(), yes(r.enabled()), String.valueOf(p.partition()), states(p.states()),
-            p.checkpointScn() == null ? "-" : Long.toUnsignedString(p.checkpointScn()),
-            p.generation() == null ? "-" : p.generation().toString(), lag(p.checkpointAge(now))));
+            checkpoint(p), p.generation() == null ? "-" : p.generation().toString(), lag(p, now)));
       }
     }
     table(partitions, out);
+  }
+
+  /** The checkpoint in ZooKeeper, else (exactly-once groups keep theirs in the target) the one its leader reported. */
+  private static String checkpoint(ClusterStatus.Partition p) {
+    if (p.checkpointScn() != null) {
+      return Long.toUnsignedString(p.checkpointScn());
+    }
+    return p.progress() == null ? "-" : Long.toUnsignedString(p.progress().scn());
+  }
+
+  /**
+   * The lag its leader reported, with the report's age (a dead leader's report grows old); else the ZooKeeper
+   * checkpoint's age.
+   */
+  private static String lag(ClusterStatus.Partition p, Instant now) {
+    Duration reported = p.reportedLag();
+    if (reported == null) {
+      return lag(p.checkpointAge(now));
+    }
+    long age = Math.max(0, now.toEpochMilli() - p.progress().updatedMillis());
+    return lag(reported) + String.format(Locale.ROOT, " (reported %.0fs ago)", age / 1000.0);
   }
 
   /** The checkpoint's age, to a tenth of a second: how far behind the partition is at most while the source is busy. */

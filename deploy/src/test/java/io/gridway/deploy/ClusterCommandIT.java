@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gridway.cluster.ConsumerParticipant;
 import io.gridway.cluster.ControllerHost;
+import io.gridway.cluster.GroupProgress;
 import io.gridway.cluster.EmbeddedZooKeeperServer;
 import io.gridway.cluster.PartitionOwner;
 import io.gridway.cluster.ZkCheckpointStore;
@@ -195,12 +196,17 @@ class ClusterCommandIT {
       }
       assertThat(led).hasSize(2);
       store.write(List.of(Checkpoint.of("g", 0, new Scn(4242), led.get(0), Instant.now().minusSeconds(3))));
+      // partition 1 as an exactly-once leader reports it (its checkpoint is in the target, not in ZooKeeper)
+      long now = System.currentTimeMillis();
+      try (GroupProgress progress = GroupProgress.open(client, cluster)) {
+        progress.publish("g", 1, new GroupProgress.Report("consumer-1", 777, 800, now - 2500, now));
+      }
       Run status = Run.of(on(cluster, "cluster", "status"));
       assertThat(status.code()).as(status.err()).isZero();
       assertThat(status.out()).contains("controller ctl")
           .containsPattern("consumer-1\\s+http://127.0.0.1:8090\\s+yes\\s+yes\\s+group\\.g")
           .containsPattern("group\\.g\\s+group\\s+yes\\s+0\\s+consumer-1=LEADER\\s+4242\\s+\\d+\\s+[3-9]\\.\\ds")
-          .containsPattern("group\\.g\\s+group\\s+yes\\s+1\\s+consumer-1=LEADER\\s+-\\s+\\d+\\s+-");
+          .containsPattern("group\\.g\\s+group\\s+yes\\s+1\\s+consumer-1=LEADER\\s+777\\s+\\d+\\s+2\\.5s \\(reported \\d+s ago\\)");
     }
   }
 }

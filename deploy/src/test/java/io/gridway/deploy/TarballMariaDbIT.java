@@ -76,7 +76,8 @@ class TarballMariaDbIT {
         "    - http://relay2.example.com:8080\n", "",
         "partitions: [0, 1, 2, 3, 4, 5, 6, 7]", "partitions: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]",
         "dir: /var/lib/gridway/checkpoints/analytics", "dir: " + dir.resolve("checkpoints"),
-        "output: /var/lib/gridway/analytics-events.jsonl", "output: " + events)));
+        "output: /var/lib/gridway/analytics-events.jsonl", "output: " + events,
+        "port: 8090", "port: 0")));
     awaitLine(start(gridway("consumer", "--config", consumerConfig.toString())), Pattern.compile("gridway consumer started"));
 
     DB.execute("shop", "INSERT INTO orders VALUES (1, 'new', 10.50), (2, 'new', 20.00), (3, 'paid', 7.25)",

@@ -4,11 +4,13 @@ import io.gridway.consumer.PartitionStatus;
 import io.gridway.core.checkpoint.CheckpointException;
 import io.gridway.core.config.ConfigException;
 import io.gridway.core.config.ConfigLoader;
-import io.micrometer.core.instrument.Metrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The consumer service: {@code java io.gridway.consumer.service.ConsumerMain --config consumer.yml} (see {@link
@@ -21,9 +23,14 @@ import java.util.concurrent.TimeUnit;
  * Helix makes it lead ({@link HelixPartitionOwner}), with checkpoints in ZooKeeper ({@link io.gridway.cluster.ZkCheckpointStore},
  * at-least-once) or, with the jdbc applier, in the target.
  *
- * <p>Prints {@code gridway consumer started} on standard output once its partitions run. Exit codes: 0
- * after a clean shutdown, 1 when it fails at run time (a partition FAILED: the log names the batch's SCNs
- * and the reason), 2 for a bad command line or configuration (the message names the key). {@link #run}
+ * <p>Serves {@code /health}, {@code /health/live}, {@code /health/ready} and {@code /metrics} ({@link ServiceHttp}) on
+ * {@code http.host:http.port} from the start. Prints {@code gridway consumer started} on standard output once its
+ * partitions run, with the health port. Exit codes: 0 after a clean shutdown; 1 when it fails at run time (a partition
+ * FAILED: the log names the batch's SCNs and the reason) or a peer (relay, target database) stayed unreachable for
+ * {@code startTimeout} — systemd's {@code Restart=on-failure} restarts it; 2 for a configuration the operator must
+ * change (a bad command line, key or value, a missing file, a source or partition the relay does not serve, a rejected
+ * {@code where}, a target that refuses the user or lacks the database, a busy {@code http.port}; the message names the
+ * key) — {@code RestartPreventExitStatus=2} keeps systemd from restarting it. {@link #run}
  * returns the code (the launcher's {@code gridway consumer} calls it); only {@link #main} exits the JVM.
  */
 public final class ConsumerMain {
@@ -42,13 +49,47 @@ public final class ConsumerMain {
       System.err.println("usage: ConsumerMain --config <consumer.yml>");
       return 2;
     }
-    ConsumerService service;
+    ServiceConfig config;
     try {
-      ServiceConfig config = ConfigLoader.load(Path.of(args[1]), ServiceConfig.class);
-      service = ConsumerService.create(config, Metrics.globalRegistry);
-    } catch (ConfigException | IllegalArgumentException | CheckpointException e) {
+      config = ConfigLoader.load(Path.of(args[1]), ServiceConfig.class);
+    } catch (ConfigException | IllegalArgumentException e) {
       System.err.println("configuration error: " + e.getMessage());
       return 2;
+    }
+    PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    AtomicReference<ConsumerService> running = new AtomicReference<>();
+    AtomicReference<String> phase = new AtomicReference<>("connecting to the relays and the target");
+    ServiceHttp http;
+    try {
+      // listening first: a probe sees "not ready: starting" while the relays or the target are still retried
+      http = ServiceHttp.start(config.http(), meters, () -> {
+        ConsumerService service = running.get();
+        return service == null ? Readiness.starting(phase.get()) : service.readiness();
+      });
+    } catch (IllegalArgumentException e) {
+      System.err.println("configuration error: " + e.getMessage());
+      return 2;
+    }
+    try {
+      return run(config, meters, running, http);
+    } finally {
+      http.close();
+      meters.close();
+    }
+  }
+
+  private static int run(ServiceConfig config, PrometheusMeterRegistry meters, AtomicReference<ConsumerService> running,
+      ServiceHttp http) throws InterruptedException {
+    ConsumerService service;
+    try {
+      service = ConsumerService.create(config, meters);
+    } catch (ConfigException | IllegalArgumentException e) {
+      System.err.println("configuration error: " + e.getMessage());
+      return 2;
+    } catch (StartTimeoutException | CheckpointException e) {
+      // a peer that stayed away, not a setting: exit 1, which systemd's Restart=on-failure restarts
+      System.err.println("cannot start: " + e.getMessage());
+      return 1;
     }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -56,7 +97,9 @@ public final class ConsumerMain {
       stopped.countDown();
     }, "gridway-shutdown"));
     service.start();
-    System.out.println("gridway consumer started: " + service.description());
+    running.set(service);
+    System.out.println("gridway consumer started: " + service.description() + "; health and metrics on http://"
+        + config.http().host() + ":" + http.port());
     System.out.flush();
     while (!stopped.await(1, TimeUnit.SECONDS)) {
       Optional<PartitionStatus> failed = service.failure();

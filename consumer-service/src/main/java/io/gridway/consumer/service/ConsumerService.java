@@ -5,6 +5,7 @@ import io.gridway.consumer.GridwayConsumer;
 import io.gridway.consumer.ConsumerConfig;
 import io.gridway.cluster.ClusterAdmin;
 import io.gridway.cluster.ConsumerParticipant;
+import io.gridway.cluster.GroupProgress;
 import io.gridway.cluster.GroupSpec;
 import io.gridway.cluster.ZkCheckpointStore;
 import io.gridway.cluster.ZkConfig;
@@ -36,6 +37,8 @@ public final class ConsumerService implements AutoCloseable {
   private final Applier applier;
   private final GridwayConsumer consumer;
   private final ConsumerParticipant participant; // null when standalone
+  private final ProgressPublisher progress; // null when standalone
+  private final AtomicBoolean started = new AtomicBoolean();
   private final AtomicBoolean stopped = new AtomicBoolean();
 
   private ConsumerService(ServiceConfig config, CheckpointStore store, Applier applier, MeterRegistry meters) {
@@ -53,22 +56,38 @@ public final class ConsumerService implements AutoCloseable {
     this.participant = !config.isClustered() ? null
         : new ConsumerParticipant(config.cluster().zkConfig(), config.cluster().name(), config.cluster().instance(),
             config.cluster().endpoint(), Map.of(config.cluster().group(), new HelixPartitionOwner(consumer)), store);
+    this.progress = !config.isClustered() ? null
+        : new ProgressPublisher(GroupProgress.open(config.cluster().zkConfig(), config.cluster().name()),
+            config.cluster().group(), config.cluster().instance(), consumer::statuses, Clock.systemUTC());
   }
 
   /**
    * Checks the relays, opens the checkpoint store and the applier and, in cluster mode, creates the consumer
    * group if it does not exist. Starts nothing.
    *
-   * @throws IllegalArgumentException naming the key of a setting that cannot be used (an unreachable relay, a
-   *     bad applier setting)
+   * <p>Relays that do not answer yet and a target database that cannot be reached are retried with backoff for {@code
+   * startTimeout} (a relay restarting, a database coming up), logged once per change.
+   *
+   * @throws IllegalArgumentException naming the key of a setting the operator must change (no such source or
+   *     partition, a rejected {@code where}, a bad applier setting, a target that refuses the user or has no such
+   *     database)
+   * @throws StartTimeoutException when a relay or the target stayed unreachable for {@code startTimeout}
    * @throws io.gridway.core.checkpoint.CheckpointException when the checkpoint store cannot be opened
    */
   public static ConsumerService create(ServiceConfig config, MeterRegistry meters) throws InterruptedException {
+    return create(config, meters, StartRetry.systemClock(config.startTimeout()));
+  }
+
+  static ConsumerService create(ServiceConfig config, MeterRegistry meters, StartRetry retry) throws InterruptedException {
     ConsumerConfig checked = !config.isClustered() ? config.consumer()
         : config.consumer().withPartitions(IntStream.range(0, config.cluster().partitions()).boxed().toList());
     ZkConfig zk = config.isClustered() ? config.cluster().zkConfig() : null;
-    RelayPreflight.check(checked, Duration.ofSeconds(3));
-    Applier applier = config.applier().open(new ApplierContext(checked, meters));
+    retry.run("consumer: relays " + checked.relays(), () -> {
+      RelayPreflight.check(checked, Duration.ofSeconds(3));
+      return null;
+    });
+    Applier applier = retry.run("consumer: applier " + config.applier().type(),
+        () -> StartErrors.open(config.applier(), new ApplierContext(checked, meters)));
     // an applier such as jdbc keeps checkpoints in the target, in the data's transactions
     CheckpointStore store = applier.checkpointStore().orElseGet(() -> zk != null
         ? ZkCheckpointStore.open(zk, config.cluster().name(), Clock.systemUTC())
@@ -87,9 +106,25 @@ public final class ConsumerService implements AutoCloseable {
   public void start() {
     if (participant != null) {
       participant.start();
+      progress.start();
     } else {
       consumer.start();
     }
+    started.set(true);
+  }
+
+  /**
+   * Ready when started and every partition it owns is applying, or idle and caught up; in cluster mode, while
+   * connected to ZooKeeper too.
+   */
+  Readiness readiness() {
+    if (!started.get() || stopped.get()) {
+      return Readiness.starting(stopped.get() ? "stopped" : "not started");
+    }
+    if (participant != null && !participant.isConnected()) {
+      return new Readiness(false, "not connected to ZooKeeper " + config.cluster().zk(), Map.of());
+    }
+    return Readiness.of(consumer.statuses().values());
   }
 
   /** What runs, for the start-up line: the source and its partitions, or its group, cluster and instance. */
@@ -117,6 +152,9 @@ public final class ConsumerService implements AutoCloseable {
   public void stop() {
     if (!stopped.compareAndSet(false, true)) {
       return;
+    }
+    if (progress != null) {
+      progress.close();
     }
     if (participant != null) {
       participant.close();

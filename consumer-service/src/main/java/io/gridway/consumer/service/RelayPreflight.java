@@ -8,6 +8,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -29,8 +31,10 @@ final class RelayPreflight {
   private RelayPreflight() {}
 
   /**
-   * Throws {@link IllegalArgumentException} naming the key when the relays cannot serve this config. With discovery
-   * there is nothing to check here: relays are found in the cluster and may join later.
+   * Throws {@link IllegalArgumentException} naming the key when the relays cannot serve this config (no such source or
+   * partition, a {@code where} the relay rejects, a URL that is not a relay), and {@link PeerUnavailableException} when
+   * no relay answers yet (refused, timed out, 503 while it starts or refills): that may pass, and {@link StartRetry}
+   * retries it. With discovery there is nothing to check here: relays are found in the cluster and may join later.
    */
   static void check(ConsumerConfig config, Duration timeout) throws InterruptedException {
     if (config.isDiscovering()) {
@@ -38,24 +42,66 @@ final class RelayPreflight {
     }
     HttpClient client = HttpClient.newBuilder().connectTimeout(timeout).build();
     List<String> unreachable = new ArrayList<>();
+    IOException lastCause = null;
     for (URI relay : config.relays()) {
       JsonNode sources;
       try {
         HttpResponse<String> response = client.send(HttpRequest.newBuilder(relay.resolve("/v1/sources")).timeout(timeout)
             .GET().build(), HttpResponse.BodyHandlers.ofString());
-        if (response.statusCode() != 200) {
-          unreachable.add(relay + " (HTTP " + response.statusCode() + " from /v1/sources)");
+        if (response.statusCode() >= 500) {
+          unreachable.add(relay + " (HTTP " + response.statusCode() + " from /v1/sources" + problemDetail(response) + ")");
           continue;
+        }
+        if (response.statusCode() != 200) {
+          throw new IllegalArgumentException("relays: " + relay + " answers HTTP " + response.statusCode()
+              + " to /v1/sources: is it a gridway relay?");
         }
         sources = JSON.readTree(response.body()).path("sources");
       } catch (IOException e) {
         unreachable.add(relay + " (" + describe(e) + ")");
+        lastCause = e;
         continue;
       }
       checkSource(config, relay, sources);
+      if (config.where() != null) {
+        checkWhere(client, config, relay, timeout);
+      }
       return;
     }
-    throw new IllegalArgumentException("relays: no relay is reachable: " + String.join(", ", unreachable));
+    throw new PeerUnavailableException("relays: no relay is reachable: " + String.join(", ", unreachable), lastCause);
+  }
+
+  /** Asks the relay for nothing (maxBytes 1, no wait) with the filter: a 400 names what is wrong with it. */
+  private static void checkWhere(HttpClient client, ConsumerConfig config, URI relay, Duration timeout)
+      throws InterruptedException {
+    int partition = config.partitions().isEmpty() ? 0 : config.partitions().get(0);
+    String query = "since=0&partitions=" + partition + "&maxBytes=1&waitMs=0&where="
+        + URLEncoder.encode(config.where(), StandardCharsets.UTF_8).replace("+", "%20");
+    URI uri = relay.resolve("/v1/sources/" + URLEncoder.encode(config.source(), StandardCharsets.UTF_8).replace("+", "%20")
+        + "/events?" + query);
+    HttpResponse<String> response;
+    try {
+      response = client.send(HttpRequest.newBuilder(uri).timeout(timeout).GET().build(), HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      throw new PeerUnavailableException("relays: " + relay + " (" + describe(e) + ") while checking consumer.where", e);
+    }
+    if (response.statusCode() == 400) {
+      throw new IllegalArgumentException("where: relay " + relay + " rejects it" + problemDetail(response));
+    }
+    if (response.statusCode() >= 500) {
+      throw new PeerUnavailableException("relays: " + relay + " answers HTTP " + response.statusCode()
+          + " while checking consumer.where" + problemDetail(response), null);
+    }
+  }
+
+  /** ": " and a problem+json answer's detail, or nothing. */
+  private static String problemDetail(HttpResponse<String> response) {
+    try {
+      String detail = JSON.readTree(response.body()).path("detail").asText("");
+      return detail.isEmpty() ? "" : ": " + detail;
+    } catch (IOException | RuntimeException e) {
+      return "";
+    }
   }
 
   private static String describe(Throwable e) {

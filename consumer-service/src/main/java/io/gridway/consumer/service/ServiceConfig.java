@@ -30,6 +30,10 @@ import java.time.Duration;
  *   replicas: 2        # leader + standbys per partition (default 2)
  *   endpoint: http://host1:8090   # advertised in the instance config (default http://&lt;instance&gt;)
  *   sessionTimeout: 6s # ZooKeeper session: how long a crashed consumer keeps its partitions (default 6s)
+ * http:                # /health, /health/live, /health/ready and /metrics (Prometheus)
+ *   host: 127.0.0.1    # default 127.0.0.1
+ *   port: 8090         # default 8090; 0 picks a free port (tests)
+ * startTimeout: 2m     # retry an unreachable relay, target or ZooKeeper this long at start, then exit 1 (default 2m)
  * </pre>
  *
  * @param consumer the library configuration
@@ -37,18 +41,29 @@ import java.time.Duration;
  *     its target, such as jdbc)
  * @param applier which applier, and its settings
  * @param cluster cluster mode, or null (standalone: the service starts {@code consumer.partitions} itself)
+ * @param http where the health and metrics endpoints listen
+ * @param startTimeout how long a starting service retries peers it cannot reach yet (the relays, the target database,
+ *     ZooKeeper) before it gives up with exit code 1 (systemd restarts it); a configuration the operator must change
+ *     exits 2 at once
  */
 public record ServiceConfig(
     @JsonProperty(required = true) ConsumerConfig consumer,
     Checkpoints checkpoints,
     ApplierConfig applier,
-    Cluster cluster) {
+    Cluster cluster,
+    Http http,
+    Duration startTimeout) {
 
   public ServiceConfig {
     if (consumer == null) {
       throw new IllegalArgumentException("consumer: required");
     }
     applier = applier == null ? ApplierConfig.NONE : applier;
+    http = http == null ? new Http(null, null) : http;
+    startTimeout = startTimeout == null ? Duration.ofMinutes(2) : startTimeout;
+    if (startTimeout.isNegative() || startTimeout.toHours() > 24) {
+      throw new IllegalArgumentException("startTimeout: 0..24h, not " + startTimeout);
+    }
     boolean inTarget = applier.checkpointsInTarget();
     if (cluster != null) {
       // checkpoints in ZooKeeper (or, with an applier such as jdbc, in the target); partitions from Helix
@@ -143,6 +158,27 @@ public record ServiceConfig(
     private static void requireName(String value, String key) {
       if (value == null || !value.matches("[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")) {
         throw new IllegalArgumentException(key + ": '" + value + "' must be 1-100 of [A-Za-z0-9_.-], starting alphanumeric");
+      }
+    }
+  }
+
+  /**
+   * The health and metrics endpoints.
+   *
+   * @param host the address to bind (default 127.0.0.1: give 0.0.0.0 or a host's address for a remote scraper)
+   * @param port the port (default 8090; 0 picks a free one, printed on the start-up line)
+   */
+  public record Http(String host, Integer port) {
+    public static final int DEFAULT_PORT = 8090;
+
+    public Http {
+      host = host == null ? "127.0.0.1" : host;
+      if (host.isBlank()) {
+        throw new IllegalArgumentException("http.host: must not be empty");
+      }
+      port = port == null ? DEFAULT_PORT : port;
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException("http.port: 0..65535, not " + port);
       }
     }
   }

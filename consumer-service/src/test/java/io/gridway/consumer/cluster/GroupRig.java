@@ -193,6 +193,7 @@ final class GroupRig implements AutoCloseable {
           replicas: 2
           endpoint: http://127.0.0.1:1
           sessionTimeout: %dms
+        http: {port: 0}
         """.formatted(SOURCE, group, relayPort, applier, zk.connectString(), CLUSTER, instance, PARTITIONS,
         sessionTimeout.toMillis()));
     JvmProcess consumer = JvmProcess.start(instance, dir.resolve(instance + ".log"), CONSUMER_READY,

@@ -42,6 +42,23 @@ class ConfigTest {
   }
 
   @Test
+  void httpStartTimeoutAndWhereHaveDefaultsAndAreRead() {
+    ServiceConfig defaults = parse(GOOD);
+    assertThat(defaults.http()).isEqualTo(new ServiceConfig.Http("127.0.0.1", ServiceConfig.Http.DEFAULT_PORT));
+    assertThat(defaults.startTimeout()).isEqualTo(Duration.ofMinutes(2));
+    assertThat(defaults.consumer().where()).isNull();
+    ServiceConfig set = parse(GOOD.replace("  partitions: [0, 1]\n", "  partitions: [0, 1]\n  where: 'row.qty > 0'\n")
+        + "http: {host: 0.0.0.0, port: 0}\nstartTimeout: 30s\n");
+    assertThat(set.http()).isEqualTo(new ServiceConfig.Http("0.0.0.0", 0));
+    assertThat(set.startTimeout()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(set.consumer().where()).isEqualTo("row.qty > 0");
+    assertThatThrownBy(() -> parse(GOOD + "http: {port: 70000}\n")).hasMessageContaining("http.port: 0..65535, not 70000");
+    assertThatThrownBy(() -> parse(GOOD + "startTimeout: 25h\n")).hasMessageContaining("startTimeout: 0..24h, not PT25H");
+    assertThatThrownBy(() -> parse(GOOD.replace("  partitions: [0, 1]\n", "  partitions: [0, 1]\n  where: ' '\n")))
+        .hasMessageContaining("where: must not be empty");
+  }
+
+  @Test
   void anUnknownKeyIsRejectedByName() {
     assertThatThrownBy(() -> parse(GOOD.replace("maxInFlight: 2", "maxInflight: 2")))
         .isInstanceOf(ConfigException.class)

@@ -23,7 +23,7 @@ class PreflightIT {
   void anUnreachableRelayUrlIsNamed() {
     assertThatThrownBy(() -> RelayPreflight.check(config(List.of(URI.create("http://127.0.0.1:1")), "src", List.of(0)),
         Duration.ofSeconds(2)))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(PeerUnavailableException.class) // retried for startTimeout, not a configuration error
         .hasMessageStartingWith("relays: no relay is reachable: http://127.0.0.1:1");
   }
 

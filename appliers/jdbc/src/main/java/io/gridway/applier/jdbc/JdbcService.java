@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.gridway.consumer.BatchHandler;
 import io.gridway.consumer.ConsumerConfig;
 import io.gridway.consumer.apply.Applier;
+import io.gridway.core.checkpoint.CheckpointException;
 import io.gridway.core.checkpoint.CheckpointStore;
 import io.gridway.policy.ApplyPolicy;
 import io.gridway.policy.PolicyException;
@@ -50,7 +51,17 @@ public record JdbcService(HikariDataSource pool, JdbcCheckpointStore store, Jdbc
     int size = jdbc.poolSize() != null ? jdbc.poolSize() : consumer.partitions().size() * consumer.microBatch().count() + 2;
     HikariDataSource pool = JdbcTargets.pool(dialect, jdbc.url(), jdbc.user(), password(jdbc), size,
         jdbc.idleTransactionTimeout() == null ? JdbcTargets.DEFAULT_IDLE_TRANSACTION_TIMEOUT : jdbc.idleTransactionTimeout());
-    JdbcCheckpointStore store = new JdbcCheckpointStore(pool, dialect, Clock.systemUTC());
+    JdbcCheckpointStore store;
+    try {
+      store = new JdbcCheckpointStore(pool, dialect, Clock.systemUTC());
+    } catch (CheckpointException e) {
+      pool.close();
+      if (policies != null) {
+        policies.close();
+      }
+      // the pool's own text ("gridway-jdbc-mariadb - Connection is not available") names neither the server nor why
+      throw new CheckpointException(target(jdbc) + ": " + e.getMessage().replaceFirst(":.*", "") + ": " + rootCause(e), e);
+    }
     Supplier<ApplyPolicy> rules = policies == null ? () -> null : policies;
     return new JdbcService(pool, store, JdbcApplier.reloading(pool, config, rules, store, meters, Clock.systemUTC()), policies);
   }
@@ -67,6 +78,32 @@ public record JdbcService(HikariDataSource pool, JdbcCheckpointStore store, Jdbc
           + "' of the policy " + jdbc.policy() + " (give one of them)");
     }
     return jdbc.origin() != null ? jdbc.origin() : fromPolicy;
+  }
+
+  /** "jdbc target host:port, database d, user u", read from the URL: what a connection error must name. */
+  static String target(JdbcTargetConfig jdbc) {
+    String rest = jdbc.url().substring("jdbc:".length()).replaceFirst("[?;].*", ""); // no parameters: they may hold secrets
+    java.net.URI uri;
+    try {
+      uri = java.net.URI.create(rest);
+    } catch (IllegalArgumentException e) {
+      uri = null;
+    }
+    if (uri == null || uri.getHost() == null) { // not scheme://host:port/db (Phoenix: zk quorum): name the URL
+      return "jdbc target " + rest + ", user " + jdbc.user();
+    }
+    String path = uri.getPath() == null ? "" : uri.getPath().replaceFirst("^/", "");
+    return "jdbc target " + uri.getHost() + ":" + (uri.getPort() < 0 ? "(default port)" : uri.getPort()) + ", database "
+        + (path.isEmpty() ? "(default)" : path) + ", user " + jdbc.user();
+  }
+
+  /** The innermost cause's message: the driver's reason (Unknown database, refused, password) under the pool's. */
+  private static String rootCause(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
   }
 
   static String dialectOf(String url) {

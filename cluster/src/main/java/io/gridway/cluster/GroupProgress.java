@@ -1,0 +1,97 @@
+package io.gridway.cluster;
+
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.helix.AccessOption;
+import org.apache.helix.zookeeper.datamodel.ZNRecord;
+
+/**
+ * Where each consumer group's partitions stand, as their leaders report it: one znode per partition, {@code
+ * /<cluster>/PROPERTYSTORE/gridway/progress/<group>/<partition>}, holding the committed SCN, the newest SCN received
+ * from the relay, the source commit time of the newest committed window and when it was written. An exactly-once group
+ * keeps its checkpoints in its target, where {@code gridway cluster status} cannot read them without the target's
+ * password; this is what it shows instead, read in one round trip per group.
+ *
+ * <p>Informational only: nothing resumes from it (the checkpoint store is the truth), so writes are plain overwrites,
+ * not fenced, and a stale value is shown with its age. Thread-safe; {@link #close()} it.
+ */
+public final class GroupProgress implements AutoCloseable {
+  private static final String INSTANCE = "instance";
+  private static final String SCN = "scn";
+  private static final String RECEIVED = "receivedScn";
+  private static final String COMMIT = "commitMillis";
+  private static final String UPDATED = "updatedMillis";
+
+  private final PropertyStore store;
+  private final boolean owned;
+
+  private GroupProgress(PropertyStore store, boolean owned) {
+    this.store = store;
+    this.owned = owned;
+  }
+
+  /** Opens a client of its own on {@code cluster}'s property store. */
+  public static GroupProgress open(ZkConfig zk, String cluster) {
+    return new GroupProgress(new PropertyStore(zk, cluster), true);
+  }
+
+  static GroupProgress over(PropertyStore store) {
+    return new GroupProgress(store, false);
+  }
+
+  /** One partition's report. Epoch milliseconds; {@code commitMillis} 0 when nothing was committed since it started. */
+  public record Report(String instance, long scn, long receivedScn, long commitMillis, long updatedMillis) {}
+
+  /** Overwrites {@code partition}'s report (creating the znode and its parents the first time). */
+  public void publish(String group, int partition, Report report) {
+    ZNRecord record = new ZNRecord(group + "/" + partition);
+    record.setSimpleField(INSTANCE, report.instance());
+    record.setSimpleField(SCN, Long.toUnsignedString(report.scn()));
+    record.setSimpleField(RECEIVED, Long.toUnsignedString(report.receivedScn()));
+    record.setLongField(COMMIT, report.commitMillis());
+    record.setLongField(UPDATED, report.updatedMillis());
+    if (!store.accessor.set(path(group, partition), record, AccessOption.PERSISTENT)) {
+      throw new IllegalStateException("cannot write " + path(group, partition));
+    }
+  }
+
+  /** Every partition's report of {@code group}, by partition; empty when none was ever published. */
+  public Map<Integer, Report> read(String group) {
+    String parent = store.path("progress", Helix.requireName(group, "group"));
+    List<String> names = store.accessor.getChildNames(parent, AccessOption.PERSISTENT);
+    Map<Integer, Report> result = new TreeMap<>();
+    if (names == null || names.isEmpty()) {
+      return result;
+    }
+    List<String> paths = names.stream().map(n -> parent + "/" + n).toList();
+    // one batched read, not a round trip per partition: status must answer in seconds on a loaded ensemble
+    List<ZNRecord> records = store.accessor.get(paths, null, AccessOption.PERSISTENT, false);
+    for (int i = 0; i < names.size(); i++) {
+      ZNRecord r = records.get(i);
+      if (r == null) {
+        continue;
+      }
+      result.put(Integer.valueOf(names.get(i)), new Report(r.getSimpleField(INSTANCE),
+          Long.parseUnsignedLong(r.getSimpleField(SCN)), Long.parseUnsignedLong(r.getSimpleField(RECEIVED)),
+          r.getLongField(COMMIT, 0), r.getLongField(UPDATED, 0)));
+    }
+    return result;
+  }
+
+  /** Deletes every report of {@code group} (the group is being deleted). */
+  void deleteGroup(String group) {
+    store.accessor.remove(store.path("progress", Helix.requireName(group, "group")), AccessOption.PERSISTENT);
+  }
+
+  private String path(String group, int partition) {
+    return store.path("progress", Helix.requireName(group, "group"), Integer.toString(partition));
+  }
+
+  @Override
+  public void close() {
+    if (owned) {
+      store.close();
+    }
+  }
+}

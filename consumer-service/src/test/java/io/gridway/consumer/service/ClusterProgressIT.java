@@ -1,0 +1,101 @@
+package io.gridway.consumer.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.gridway.cluster.ClusterAdmin;
+import io.gridway.cluster.ClusterStatus;
+import io.gridway.cluster.ClusterStatusReader;
+import io.gridway.cluster.ControllerHost;
+import io.gridway.cluster.ZkConfig;
+import io.gridway.consumer.PartitionStatus;
+import io.gridway.core.config.ConfigLoader;
+import io.gridway.relay.Relay;
+import io.gridway.testkit.PrivateMariaDb;
+import io.gridway.testkit.PrivatePostgres;
+import io.gridway.testkit.ZooKeeperExtension;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * An exactly-once group keeps its checkpoints in its PostgreSQL target, where {@code gridway cluster status} cannot
+ * look without the target's password: the leader publishes each partition's committed SCN and source commit time to
+ * ZooKeeper ({@link ProgressPublisher}), and the status shows them, with the lag, from ZooKeeper alone.
+ */
+@Timeout(180)
+class ClusterProgressIT {
+  @RegisterExtension static final ZooKeeperExtension ZK = ZooKeeperExtension.shared();
+
+  @Test
+  void clusterStatusShowsAnExactlyOnceGroupsCheckpointAndLagFromZooKeeper() throws Exception {
+    String cluster = "gwp" + ProcessHandle.current().pid() + "x" + System.nanoTime() % 100_000;
+    ZkConfig zk = ZkConfig.external(ZK.server().connectString());
+    PrivateMariaDb source = PrivateMariaDb.shared();
+    String database = source.createDatabase("prog");
+    source.execute(database, ServiceRig.sourceDdl());
+    PrivatePostgres pg = PrivatePostgres.shared();
+    String target = pg.createDatabase("prog");
+    pg.execute(target, ServiceRig.postgresDdl(database));
+    try (ServiceRig rig = new ServiceRig("cluster-progress"); Relay relay = rig.relay(source, database, 0)) {
+      int relayPort = relay.start().getPort();
+      Path config = rig.dir.resolve("consumer.yml");
+      Path password = Files.writeString(rig.dir.resolve("target.pw"), pg.password() == null ? "" : pg.password());
+      Files.writeString(config, """
+          consumer:
+            source: src
+            group: eo
+            relays: [http://127.0.0.1:%d]
+            pull: {waitTime: 200ms, backoff: 20ms}
+            batch: {maxWait: 5ms}
+          applier:
+            jdbc: {url: "%s", user: %s%s}
+          cluster: {zk: "%s", name: %s, instance: c1, partitions: 1, replicas: 1}
+          """.formatted(relayPort, pg.jdbcUrl(target), pg.user(),
+          ", passwordFile: " + password.toAbsolutePath(), zk.connectString(), cluster));
+      try (ControllerHost controller = ControllerHost.start(zk, cluster, "ctl");
+          ConsumerService service = ConsumerService.create(ConfigLoader.load(config, ServiceConfig.class),
+              new SimpleMeterRegistry());
+          ClusterStatusReader reader = new ClusterStatusReader(zk, cluster)) {
+        service.start();
+        await().atMost(Duration.ofSeconds(30)).until(controller::isLeader);
+        source.execute(database, "INSERT INTO t VALUES (1, 'a'), (2, 'b')", "INSERT INTO t VALUES (3, 'c')");
+        await().atMost(Duration.ofSeconds(90)).until(() -> rows(pg, target, database) == 3);
+        await().atMost(Duration.ofSeconds(30)).until(() -> service.readiness().ready());
+        long committed = service.statuses().get(0).checkpoint().value();
+        ClusterStatus.Partition partition = await().atMost(Duration.ofSeconds(30)).until(
+            () -> group(reader.read()), p -> p.isPresent() && p.get().progress() != null
+                && p.get().progress().scn() == committed).orElseThrow();
+        assertThat(partition.checkpointScn()).as("no checkpoint in ZooKeeper: exactly-once keeps it in the target").isNull();
+        assertThat(partition.progress().instance()).isEqualTo("c1");
+        assertThat(partition.progress().commitMillis()).as("the source commit time of what it committed").isPositive();
+        assertThat(partition.reportedLag()).as("caught up").isEqualTo(Duration.ZERO);
+        long started = System.nanoTime();
+        reader.read();
+        System.out.printf("cluster status read in %.1f ms%n", (System.nanoTime() - started) / 1e6);
+        assertThat(service.statuses().get(0).state()).isEqualTo(PartitionStatus.State.RUNNING);
+      } finally {
+        try (ClusterAdmin admin = new ClusterAdmin(zk, cluster)) {
+          admin.deleteGroup("eo");
+        }
+      }
+    }
+  }
+
+  private static Optional<ClusterStatus.Partition> group(ClusterStatus status) {
+    return status.resources().stream().filter(r -> r.name().equals("group.eo"))
+        .flatMap(r -> r.partitionStates().stream()).filter(p -> p.partition() == 0).findFirst();
+  }
+
+  private static long rows(PrivatePostgres pg, String db, String schema) throws Exception {
+    try (Connection c = pg.connect(db)) {
+      return ServiceRig.count(c, "SELECT count(*) FROM \"" + schema + "\".t");
+    }
+  }
+}

@@ -1,0 +1,129 @@
+package io.gridway.consumer.service;
+
+import static org.awaitility.Awaitility.await;
+
+import io.gridway.relay.Relay;
+import io.gridway.relay.RelayConfig;
+import io.gridway.testkit.PrivateMariaDb;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What the service ITs share: a relay reading a private MariaDB's binlog (one table {@code t(id, v)}), and {@link
+ * ConsumerMain} launched in a JVM of its own as systemd would run it, its output in a log file, its exit code observed.
+ * {@link #close()} kills every process still running.
+ */
+final class ServiceRig implements AutoCloseable {
+  static final Pattern HTTP_LINE = Pattern.compile("/metrics on http://127\\.0\\.0\\.1:(\\d+)");
+  final Path dir;
+  private final List<Process> processes = new ArrayList<>();
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private int launches;
+
+  ServiceRig(String name) throws IOException {
+    this.dir = Files.createDirectories(Path.of("target", name + "-" + System.nanoTime()));
+  }
+
+  /** A free loopback port now (a relay started later binds it; the window in between is short). */
+  static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
+
+  static String[] sourceDdl() {
+    return new String[] {"CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY, v VARCHAR(40) NOT NULL)"};
+  }
+
+  static String[] postgresDdl(String schema) {
+    return new String[] {"CREATE SCHEMA \"" + schema + "\"",
+        "CREATE TABLE \"" + schema + "\".t (id BIGINT NOT NULL PRIMARY KEY, v VARCHAR(40) NOT NULL)"};
+  }
+
+  /** A relay of source {@code src} (1 partition) reading {@code database.*} from the binlog's end now, on {@code port}. */
+  Relay relay(PrivateMariaDb source, String database, int port) throws Exception {
+    String start;
+    try (Connection c = source.connect(""); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SHOW MASTER STATUS")) {
+      rs.next();
+      start = rs.getString(1) + ":" + rs.getLong(2);
+    }
+    Path password = dir.resolve("repl.pw");
+    Files.writeString(password, source.replicationPassword() + "\n");
+    return new Relay(RelayConfig.parse("""
+        source:
+          partitions: 1
+          mysql: {source: src, host: %s, port: %d, user: %s, passwordFile: %s, serverId: %d, start: "%s",
+                  include: ["%s.*"], heartbeatInterval: 300ms, reconnectBackoffMax: 300ms}
+        buffer: {capacity: 64MiB, maxWindow: 8MiB}
+        http: {port: %d, ioThreads: 1, shutdownGrace: 0s, stream: {heartbeat: 200ms}}
+        """.formatted(source.host(), source.port(), source.replicationUser(), password,
+        100_000 + (int) (System.nanoTime() % 1_000_000), start, database, port), "test relay"), Clock.systemUTC());
+  }
+
+  /** A running consumer service and its log. */
+  record Service(Process process, Path log) {
+    String output() throws IOException {
+      return Files.exists(log) ? Files.readString(log) : "";
+    }
+  }
+
+  /** Starts {@code ConsumerMain --config} on {@code yaml}; {@code env} holds e.g. the target's password. */
+  Service launch(String yaml, Map<String, String> env) throws IOException {
+    int n = launches++;
+    Path config = dir.resolve("consumer-" + n + ".yml");
+    Files.writeString(config, yaml);
+    Path log = dir.resolve("consumer-" + n + ".log");
+    ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx192m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+        ConsumerMain.class.getName(), "--config", config.toString())
+        .redirectErrorStream(true).redirectOutput(log.toFile());
+    builder.environment().putAll(env);
+    Process process = builder.start();
+    processes.add(process);
+    return new Service(process, log);
+  }
+
+  /** The health port the service logged (it listens before anything else). */
+  int httpPort(Service service) {
+    return await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).until(() -> {
+      Matcher m = HTTP_LINE.matcher(service.output());
+      return m.find() ? Integer.parseInt(m.group(1)) : -1;
+    }, port -> port > 0 || !service.process().isAlive());
+  }
+
+  /** GET {@code path} on the service's health port: status and body. */
+  HttpResponse<String> get(int port, String path) throws IOException, InterruptedException {
+    return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(10))
+        .build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  static long count(Connection target, String sql) throws SQLException {
+    try (Statement s = target.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  @Override
+  public void close() {
+    processes.forEach(Process::destroyForcibly);
+  }
+}
