@@ -34,8 +34,8 @@ final class TargetRows {
     String s = quote + schema + quote + ".";
     Map<String, List<String>> out = new TreeMap<>();
     List<String> orders = new ArrayList<>();
-    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT ID, AMOUNT, NAME, CREATED, NOTE FROM "
-        + s + quote + "ORDERS" + quote + " ORDER BY ID")) {
+    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT " + cols(quote, "ID", "AMOUNT", "NAME", "CREATED", "NOTE") + " FROM "
+        + s + quote + "ORDERS" + quote + " ORDER BY " + cols(quote, "ID"))) {
       while (rs.next()) {
         orders.add(line(rs.getLong(1), rs.getBigDecimal(2), rs.getString(3), rs.getObject(4, LocalDateTime.class),
             rs.getString(5)));
@@ -43,14 +43,22 @@ final class TargetRows {
     }
     out.put("ORDERS", orders);
     List<String> items = new ArrayList<>();
-    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT ORDER_ID, LINE, QTY, SKU FROM "
-        + s + quote + "ITEMS" + quote + " ORDER BY ORDER_ID, LINE")) {
+    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT " + cols(quote, "ORDER_ID", "LINE", "QTY", "SKU") + " FROM "
+        + s + quote + "ITEMS" + quote + " ORDER BY " + cols(quote, "ORDER_ID", "LINE"))) {
       while (rs.next()) {
         items.add(line(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getString(4)));
       }
     }
     out.put("ITEMS", items);
     return out;
+  }
+
+  private static String cols(String quote, String... names) {
+    StringJoiner j = new StringJoiner(", ");
+    for (String n : names) {
+      j.add(quote + n + quote);
+    }
+    return j.toString();
   }
 
   static String[] postgresDdl(String schema) {
