@@ -29,7 +29,8 @@ final class PerfOptions {
   @Option(names = "--quick", description = "a smoke run: 3,000 records unless --records says otherwise")
   boolean quick;
 
-  @Option(names = "--source", description = "jdbc:mysql://host:port/db?user=…&password=… instead of a private MariaDB")
+  @Option(names = "--source", description = "jdbc:mysql://host:port/db?user=…&password=… instead of a private MariaDB;"
+      + " stage1 also takes 'goldengate' (GoldenGate files instead of a binlog)")
   String source;
 
   @Option(names = "--repeat", defaultValue = "1", description = "measure each configuration k times; the report adds"
@@ -51,7 +52,15 @@ final class PerfOptions {
   }
 
   SourceDb openSource() throws Exception {
+    if (isGoldenGate()) {
+      throw new IllegalArgumentException("--source goldengate is for stage1 only");
+    }
     return source == null ? SourceDb.startPrivate() : SourceDb.external(source);
+  }
+
+  /** {@code --source goldengate}: files written by the GoldenGate generator instead of a MariaDB binlog (stage1). */
+  boolean isGoldenGate() {
+    return "goldengate".equalsIgnoreCase(source);
   }
 
   /** {@code --out}, or perf/results/&lt;date-time&gt;/ of the repository around the working directory. */

@@ -54,7 +54,9 @@ final class RelayProcess implements AutoCloseable {
         PrintWriter out = new PrintWriter(Files.newBufferedWriter(log, StandardCharsets.UTF_8), true)) {
       for (String line = in.readLine(); line != null; line = in.readLine()) {
         out.println(line);
-        if (connectedNanos == 0 && line.contains("MysqlBinlogFetcher") && line.contains("connected to ")) {
+        // the binlog fetcher connecting, or the GoldenGate fetcher opening its first file ("Fetcher x reads dir from f")
+        if (connectedNanos == 0 && (line.contains("MysqlBinlogFetcher") && line.contains("connected to ")
+            || line.contains("GoldenGateFetcher") && line.contains(" reads "))) {
           cpuAtConnected = cpuSeconds();
           connectedMicros = Micros.now();
           connectedNanos = System.nanoTime();

@@ -1,9 +1,11 @@
 package io.gridway.perf;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * {@code gridway perf stage1}: load (nothing reading), then per repetition the raw limit and, for each R
@@ -13,14 +15,27 @@ import picocli.CommandLine.Mixin;
 @Command(name = "stage1", mixinStandardHelpOptions = true,
     description = "Binlog → relay buffer with R relays as separate JVMs, beside the raw binlog-read limit.",
     footerHeading = "%nExamples:%n",
-    footer = {"  gridway perf stage1 --quick", "  gridway perf stage1 --relays 1,2,3 --repeat 3 --json stage1.json"})
+    footer = {"  gridway perf stage1 --quick", "  gridway perf stage1 --relays 1,2,3 --repeat 3 --json stage1.json",
+        "  gridway perf stage1 --source goldengate --gg-format json,xml"})
 final class Stage1Command implements Callable<Integer> {
   @Mixin PerfOptions options;
   @Mixin GridOptions grid;
 
+  @Option(names = "--gg-format", split = ",", defaultValue = "json", description = "with --source goldengate: the file"
+      + " formats to measure, json and/or xml (default ${DEFAULT-VALUE})")
+  List<String> ggFormats;
+
   @Override
   public Integer call() throws Exception {
     grid.validate();
+    if (options.isGoldenGate()) {
+      for (String f : ggFormats) {
+        if (!f.equals("json") && !f.equals("xml")) {
+          throw new IllegalArgumentException("--gg-format: json or xml, not '" + f + "'");
+        }
+      }
+      return new GoldenGateStage1(options, grid).run(ggFormats);
+    }
     return Session.run(options, grid, "gridway perf stage1 --relays " + GridOptions.join(grid.relaysOr(1)), (context, report) -> {
       for (int repetition = 1; repetition <= options.repeat; repetition++) {
         measure(context, grid, report);

@@ -12,7 +12,8 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
-/** The build holds the layering (DESIGN §2): this fetcher depends on core only, and exports three types. */
+/** The build holds the layering (DESIGN §2): this fetcher depends on core only, and exports its fetcher, config, provider, the
+ * limit reader and the file generator (for tests and benchmarks). */
 class LayeringTest {
   private static final Path SOURCES = Path.of("src/main/java/io/gridway/fetcher/goldengate");
   private static final Pattern IMPORT = Pattern.compile("^import (?:static )?([\\w.]+);", Pattern.MULTILINE);
@@ -29,7 +30,7 @@ class LayeringTest {
   }
 
   @Test
-  void onlyTheFetcherItsConfigAndTheLimitReaderArePublic() throws IOException {
+  void onlyTheFetcherItsConfigProviderLimitReaderAndGeneratorArePublic() throws IOException {
     Pattern publicType = Pattern.compile("^public (final )?(class|record|interface|enum) ", Pattern.MULTILINE);
     List<String> publicTypes = sources().stream()
         .filter(file -> {
@@ -42,7 +43,8 @@ class LayeringTest {
         .map(file -> file.getFileName().toString())
         .sorted()
         .toList();
-    assertThat(publicTypes).containsExactly("GoldenGateConfig.java", "GoldenGateFetcher.java", "GoldenGateFetcherProvider.java", "TrailLimitReader.java");
+    assertThat(publicTypes).containsExactly("GoldenGateConfig.java", "GoldenGateFetcher.java", "GoldenGateFetcherProvider.java", "GoldenGateFiles.java",
+        "TrailLimitReader.java");
   }
 
   private static List<Path> sources() throws IOException {

@@ -13,8 +13,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The test-side generator: writes GoldenGate's two documented file formats, and the per-table schema files, from
- * the shapes the documentation gives. Our own code, no third-party sample copied. Each field names the document
+ * The project's generator of GoldenGate files, for tests and benchmarks only (the fetcher never calls it): writes
+ * GoldenGate's two documented file formats, and the per-table schema files, from the shapes the documentation gives.
+ * In main code (not test sources) so that the fetcher's golden-file tests, the grid ITs and {@code gridway perf stage1
+ * --source goldengate} all write the same files. Our own code, no third-party sample copied. Each field names the document
  * (and section) that defines it:
  *
  * <ul>
@@ -44,25 +46,25 @@ import java.util.Map;
  *       each roll-over.
  * </ul>
  */
-final class GoldenGateFiles {
+public final class GoldenGateFiles {
   /** A column value that is SQL NULL. */
-  static final String NULL = new String("<null>");
+  public static final String NULL = new String("<null>");
 
-  record Col(String name, String oracleType, boolean key) {}
+  public record Col(String name, String oracleType, boolean key) {}
 
-  record Table(String name, List<Col> columns) {
-    Col column(String name) {
+  public record Table(String name, List<Col> columns) {
+    public Col column(String name) {
       return columns.stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow();
     }
   }
 
   /** One operation; images map column name to GoldenGate's text for the value (or NULL), in column order. */
-  record Op(Table table, char type, Map<String, String> before, Map<String, String> after) {}
+  public record Op(Table table, char type, Map<String, String> before, Map<String, String> after) {}
 
   /** One source transaction: csn < 0 writes no CSN token, xid null no XID token. */
-  record Txn(long csn, String xid, String commitTs, List<Op> ops) {}
+  public record Txn(long csn, String xid, String commitTs, List<Op> ops) {}
 
-  static Map<String, String> row(String... namesAndValues) {
+  public static Map<String, String> row(String... namesAndValues) {
     Map<String, String> row = new LinkedHashMap<>();
     for (int i = 0; i < namesAndValues.length; i += 2) {
       row.put(namesAndValues[i], namesAndValues[i + 1]);
@@ -70,25 +72,25 @@ final class GoldenGateFiles {
     return row;
   }
 
-  static Op insert(Table t, Map<String, String> after) {
+  public static Op insert(Table t, Map<String, String> after) {
     return new Op(t, 'I', null, after);
   }
 
-  static Op update(Table t, Map<String, String> before, Map<String, String> after) {
+  public static Op update(Table t, Map<String, String> before, Map<String, String> after) {
     return new Op(t, 'U', before, after);
   }
 
-  static Op delete(Table t, Map<String, String> before) {
+  public static Op delete(Table t, Map<String, String> before) {
     return new Op(t, 'D', before, null);
   }
 
-  static Op truncate(Table t) {
+  public static Op truncate(Table t) {
     return new Op(t, 'T', null, null);
   }
 
   // ---------------------------------------------------------------- schema files [JSON-SCHEMA]
 
-  static void writeSchema(Path directory, Table table) {
+  public static void writeSchema(Path directory, Table table) {
     StringBuilder s = new StringBuilder();
     s.append("{\n  \"$schema\": \"http://json-schema.org/draft-04/schema#\",\n"); // [JSON-SCHEMA] draft-04
     s.append("  \"title\": \"").append(table.name()).append("\",\n"); // [JSON-SCHEMA] title: the table
@@ -119,7 +121,7 @@ final class GoldenGateFiles {
   // ---------------------------------------------------------------- FORMATXML
 
   /** One transaction as FORMATXML with TRANS writes it. */
-  static String xml(Txn txn) {
+  public static String xml(Txn txn) {
     StringBuilder s = new StringBuilder();
     s.append("<transaction timestamp=\"").append(txn.commitTs()).append("\">\n"); // [FORMATXML] TRANS: boundary + commit timestamp
     for (Op op : txn.ops()) {
@@ -130,7 +132,7 @@ final class GoldenGateFiles {
   }
 
   /** The dbupdate element(s) of one operation: an update writes its before image first (GETUPDATEBEFORES). */
-  static String xmlOp(Txn txn, Op op) {
+  public static String xmlOp(Txn txn, Op op) {
     StringBuilder s = new StringBuilder();
     String type = switch (op.type()) {
       case 'I' -> "insert";
@@ -196,14 +198,14 @@ final class GoldenGateFiles {
   }
 
   /** Binary values: [FORMATXML] "binary data including BLOB is Base64-encoded" (and the JSON formatter alike). */
-  static String base64(byte[] bytes) {
+  public static String base64(byte[] bytes) {
     return Base64.getEncoder().encodeToString(bytes);
   }
 
   // ---------------------------------------------------------------- JSON operation format
 
   /** The transaction's operations, one JSON line each; txind adds the [TXIND] metacolumn. */
-  static String json(Txn txn, boolean txind) {
+  public static String json(Txn txn, boolean txind) {
     StringBuilder s = new StringBuilder();
     for (int i = 0; i < txn.ops().size(); i++) {
       Op op = txn.ops().get(i);
@@ -294,16 +296,16 @@ final class GoldenGateFiles {
 
   // ---------------------------------------------------------------- files [FILES]
 
-  static Path file(Path directory, String prefix, long sequence) {
+  public static Path file(Path directory, String prefix, long sequence) {
     return directory.resolve(prefix + String.format("%09d", sequence));
   }
 
   /** Appends text to a file (creating it): what a writer does while the fetcher tails it. */
-  static void append(Path file, String text) {
+  public static void append(Path file, String text) {
     write(file, text, true);
   }
 
-  static void write(Path file, String text, boolean append) {
+  public static void write(Path file, String text, boolean append) {
     try {
       Files.write(file, text.getBytes(StandardCharsets.UTF_8), append
           ? new StandardOpenOption[] {StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE}
