@@ -76,7 +76,7 @@ public record ConsumerConfig(
   }
 
   /** A config without a subscription filter. */
-  public ConsumerConfig(String source, String group, List<URI> relays, List<Integer> partitions, Pull pull, Batch batch,
+  public ConsumerConfig(String source, String group, List<URI> relays, List<Integer> partitions, Pull pull, Batching batch,
       MicroBatch microBatch, Retry retry, Discovery discovery) {
     this(source, group, relays, partitions, pull, batch, microBatch, retry, discovery, null);
   }
