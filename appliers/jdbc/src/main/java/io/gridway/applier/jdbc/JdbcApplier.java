@@ -57,6 +57,7 @@ public final class JdbcApplier implements BatchHandler {
   private final Clock clock;
   private final CheckpointSql checkpoints;
   private final StatementCache statements;
+  private final SchemaChangeApplier schemaChanges;
   private final ConcurrentHashMap<String, Long> applied = new ConcurrentHashMap<>();
   private final Set<String> deadLetterTables = ConcurrentHashMap.newKeySet();
   private final AtomicBoolean degraded = new AtomicBoolean();
@@ -95,6 +96,7 @@ public final class JdbcApplier implements BatchHandler {
     this.clock = clock;
     this.checkpoints = new CheckpointSql(config.dialect());
     this.statements = new StatementCache(config.dialect());
+    this.schemaChanges = new SchemaChangeApplier(config.dialect(), config.schemaChange());
     this.commits = meters.counter("gridway.consumer.jdbc.commits");
     this.rows = meters.counter("gridway.consumer.jdbc.rows");
     this.skipped = meters.counter("gridway.consumer.jdbc.skipped.windows");
@@ -162,7 +164,7 @@ public final class JdbcApplier implements BatchHandler {
             if (Thread.interrupted()) {
               throw new InterruptedException("stopping");
             }
-            if (tx.implicitCommit(e) && last > done) { // MariaDB DDL commits: make what precedes it durable first
+            if (schemaChanges.implicitCommit(e) && last > done) { // MariaDB DDL commits: make what precedes it durable first
               tx.flush();
               checkpoints.write(c, config.group(), partition, micro, last, generation, clock.instant());
               writeOrigin(c); // these rows are this grid's writes too: a relay of this target must see the tag
@@ -253,6 +255,10 @@ public final class JdbcApplier implements BatchHandler {
 
   StatementCache statements() {
     return statements;
+  }
+
+  SchemaChangeApplier schemaChanges() {
+    return schemaChanges;
   }
 
   /** The apply policy in force now, or null: a target transaction takes it once, at its start. */

@@ -28,11 +28,11 @@ class MariaDbSqlTest {
 
   @Test
   void temporalTextsArePaddedLikeTheServerPrintsThem() {
-    assertThat(SqlDialect.dateTimeText(LocalDateTime.of(5, 1, 2, 3, 4, 5, 7_000))).isEqualTo("0005-01-02 03:04:05.000007");
-    assertThat(SqlDialect.dateTimeText(LocalDateTime.of(9999, 12, 31, 23, 59, 59, 999_999_000)))
+    assertThat(ValueBinder.dateTimeText(LocalDateTime.of(5, 1, 2, 3, 4, 5, 7_000))).isEqualTo("0005-01-02 03:04:05.000007");
+    assertThat(ValueBinder.dateTimeText(LocalDateTime.of(9999, 12, 31, 23, 59, 59, 999_999_000)))
         .isEqualTo("9999-12-31 23:59:59.999999");
-    assertThat(SqlDialect.timeText(Duration.ofHours(-838).minusMinutes(59).minusSeconds(59).minusNanos(999_999_000)))
+    assertThat(ValueBinder.timeText(Duration.ofHours(-838).minusMinutes(59).minusSeconds(59).minusNanos(999_999_000)))
         .isEqualTo("-838:59:59.999999");
-    assertThat(SqlDialect.timeText(Duration.ofSeconds(61, 10_000))).isEqualTo("0:01:01.000010");
+    assertThat(ValueBinder.timeText(Duration.ofSeconds(61, 10_000))).isEqualTo("0:01:01.000010");
   }
 }
