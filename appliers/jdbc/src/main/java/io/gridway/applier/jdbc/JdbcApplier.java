@@ -58,6 +58,7 @@ public final class JdbcApplier implements BatchHandler {
   private final CheckpointSql checkpoints;
   private final StatementCache statements;
   private final SchemaChangeApplier schemaChanges;
+  private final TargetShapes shapes;
   private final ConcurrentHashMap<String, Long> applied = new ConcurrentHashMap<>();
   private final Set<String> deadLetterTables = ConcurrentHashMap.newKeySet();
   private final AtomicBoolean degraded = new AtomicBoolean();
@@ -96,7 +97,8 @@ public final class JdbcApplier implements BatchHandler {
     this.clock = clock;
     this.checkpoints = new CheckpointSql(config.dialect());
     this.statements = new StatementCache(config.dialect());
-    this.schemaChanges = new SchemaChangeApplier(config.dialect(), config.schemaChange());
+    this.schemaChanges = new SchemaChangeApplier(config.dialect(), config.schemaChange(), config.createDatabases());
+    this.shapes = new TargetShapes(config.dialect());
     this.commits = meters.counter("gridway.consumer.jdbc.commits");
     this.rows = meters.counter("gridway.consumer.jdbc.rows");
     this.skipped = meters.counter("gridway.consumer.jdbc.skipped.windows");
@@ -255,6 +257,10 @@ public final class JdbcApplier implements BatchHandler {
 
   StatementCache statements() {
     return statements;
+  }
+
+  TargetShapes shapes() {
+    return shapes;
   }
 
   SchemaChangeApplier schemaChanges() {

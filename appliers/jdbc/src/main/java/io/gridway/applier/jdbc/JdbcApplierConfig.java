@@ -14,10 +14,16 @@ import java.util.Objects;
  * @param deadLetterTable the default table of parked changes ({@code gridway_dead_letter}); a conflict rule may name
  *     another
  * @param targetOutage how long a transaction keeps retrying while the target is unreachable before it fails
+ * @param createDatabases whether a schema change creates a missing target database (PostgreSQL: schema); default true
  */
 public record JdbcApplierConfig(
     String group, SqlDialect dialect, SchemaChangePolicy schemaChange, String origin, String deadLetterTable,
-    Duration targetOutage) {
+    Duration targetOutage, Boolean createDatabases) {
+
+  public JdbcApplierConfig(String group, SqlDialect dialect, SchemaChangePolicy schemaChange, String origin,
+      String deadLetterTable, Duration targetOutage) {
+    this(group, dialect, schemaChange, origin, deadLetterTable, targetOutage, null);
+  }
 
   /** What the applier does with a SCHEMA_CHANGE event. */
   public enum SchemaChangePolicy {
@@ -43,6 +49,7 @@ public record JdbcApplierConfig(
     schemaChange = schemaChange == null ? SchemaChangePolicy.STOP : schemaChange;
     deadLetterTable = deadLetterTable == null ? "gridway_dead_letter" : deadLetterTable;
     targetOutage = targetOutage == null ? Duration.ofMinutes(5) : targetOutage;
+    createDatabases = createDatabases == null || createDatabases;
   }
 
   public static JdbcApplierConfig of(String group, SqlDialect dialect) {
@@ -50,14 +57,18 @@ public record JdbcApplierConfig(
   }
 
   public JdbcApplierConfig withSchemaChange(SchemaChangePolicy policy) {
-    return new JdbcApplierConfig(group, dialect, policy, origin, deadLetterTable, targetOutage);
+    return new JdbcApplierConfig(group, dialect, policy, origin, deadLetterTable, targetOutage, createDatabases);
   }
 
   public JdbcApplierConfig withOrigin(String newOrigin) {
-    return new JdbcApplierConfig(group, dialect, schemaChange, newOrigin, deadLetterTable, targetOutage);
+    return new JdbcApplierConfig(group, dialect, schemaChange, newOrigin, deadLetterTable, targetOutage, createDatabases);
   }
 
   public JdbcApplierConfig withTargetOutage(Duration outage) {
-    return new JdbcApplierConfig(group, dialect, schemaChange, origin, deadLetterTable, outage);
+    return new JdbcApplierConfig(group, dialect, schemaChange, origin, deadLetterTable, outage, createDatabases);
+  }
+
+  public JdbcApplierConfig withCreateDatabases(boolean create) {
+    return new JdbcApplierConfig(group, dialect, schemaChange, origin, deadLetterTable, targetOutage, create);
   }
 }

@@ -71,13 +71,15 @@ final class TargetTransaction implements AutoCloseable {
       case SCHEMA_CHANGE -> {
         flush();
         applier.schemaChanges().apply(c, e, target);
+        applier.shapes().changed(target);
       }
       default -> {
+        ChangeEvent w = applier.shapes().written(c, e, target); // never the columns the target generates
         ConflictRule conflict = rule.conflict();
         if (conflict.strategy() == ConflictStrategy.SOURCE_WINS || !s.hasPrimaryKey()) {
-          sourceWins(e, target);
+          sourceWins(w, target);
         } else {
-          conflicts.apply(e, target, conflict, partition);
+          conflicts.apply(w, target, conflict, partition);
         }
       }
     }
