@@ -74,6 +74,11 @@ final class TargetTransaction implements AutoCloseable {
         applier.shapes().changed(target);
       }
       default -> {
+        if (applier.unfitValues().blocked(e)) { // a parked key: its later changes park behind it, in SCN order
+          flush();
+          applier.unfitValues().parkBehind(this, e, target, partition);
+          return;
+        }
         ChangeEvent w = applier.shapes().written(c, e, target); // never the columns the target generates
         ConflictRule conflict = rule.conflict();
         if (conflict.strategy() == ConflictStrategy.SOURCE_WINS || !s.hasPrimaryKey()) {
@@ -162,6 +167,26 @@ final class TargetTransaction implements AutoCloseable {
     }
     ps.addBatch();
     pendingRows++;
+  }
+
+  /** Drops what a failed flush left pending (the caller rolled back to a savepoint before it). */
+  void discardPending() throws SQLException {
+    if (pending != null) {
+      pending.clearBatch();
+    }
+    pending = null;
+    pendingRows = 0;
+    pendingKeys.clear();
+    pendingUpserts.clear();
+  }
+
+  /** The apply policy this transaction took at its start, or null. */
+  ApplyPolicy policy() {
+    return policy;
+  }
+
+  ConflictResolver conflicts() {
+    return conflicts;
   }
 
   /** Sends the pending JDBC batch, or the held upserts. */
