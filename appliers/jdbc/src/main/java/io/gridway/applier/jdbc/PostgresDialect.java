@@ -35,7 +35,7 @@ final class PostgresDialect extends SqlDialect {
     return switch (c.type()) {
       case JSON -> "CAST(? AS jsonb)";
       case TIME -> "CAST(? AS interval)";
-      case BIT -> "CAST(? AS bigint)";
+      case BIT -> "CAST(? AS bit(" + c.length() + "))";
       default -> "?";
     };
   }
@@ -100,7 +100,7 @@ final class PostgresDialect extends SqlDialect {
       case DECIMAL -> "NUMERIC(" + c.precision() + "," + c.scale() + ")";
       case FLOAT -> "REAL";
       case DOUBLE -> "DOUBLE PRECISION";
-      case BIT -> "BIGINT";
+      case BIT -> "BIT(" + c.length() + ")"; // all n bits, as bits: BIT(64) all ones stays 64 ones
       case CHAR, VARCHAR, TEXT, ENUM, SET -> "TEXT";
       case JSON -> "JSONB";
       case BINARY, VARBINARY, BLOB, GEOMETRY -> "BYTEA";
@@ -134,6 +134,8 @@ final class PostgresDialect extends SqlDialect {
       if (c.type() == ColumnType.INT && !c.unsigned() || c.type() == ColumnType.MEDIUMINT
           || c.type() == ColumnType.SMALLINT && c.unsigned()) {
         ps.setInt(i, (int) l);
+      } else if (c.type() == ColumnType.BIT) {
+        ps.setString(i, bits(l, c.length()));
       } else if (c.type() == ColumnType.TINYINT || c.type() == ColumnType.SMALLINT || c.type() == ColumnType.YEAR) {
         ps.setShort(i, (short) l);
       } else {
@@ -156,7 +158,7 @@ final class PostgresDialect extends SqlDialect {
       case TINYINT, SMALLINT, YEAR -> Types.SMALLINT;
       case MEDIUMINT, INT -> c.unsigned() && c.type() == ColumnType.INT ? Types.BIGINT : Types.INTEGER;
       case BIGINT -> c.unsigned() ? Types.NUMERIC : Types.BIGINT;
-      case BIT -> Types.BIGINT;
+      case BIT -> Types.VARCHAR;
       case DECIMAL -> Types.NUMERIC;
       case FLOAT -> Types.REAL;
       case DOUBLE -> Types.DOUBLE;
@@ -166,5 +168,11 @@ final class PostgresDialect extends SqlDialect {
       case TIMESTAMP -> Types.TIMESTAMP_WITH_TIMEZONE;
       default -> Types.VARCHAR;
     };
+  }
+
+  /** A BIT(n) value as PostgreSQL's bit-string text: n digits, the most significant first. */
+  static String bits(long value, int width) {
+    String digits = Long.toBinaryString(value);
+    return "0".repeat(Math.max(0, width - digits.length())) + digits;
   }
 }

@@ -36,14 +36,19 @@ final class TargetShapes {
     this.dialect = dialect;
   }
 
-  /** The event as written to the target: itself, or projected onto the columns the target does not generate. */
-  ChangeEvent written(Connection c, ChangeEvent e, TableTarget t) throws SQLException {
-    Key key = new Key(e.schema().id(), t.database(), t.table());
+  /** The shape of a table version in a target table, read from the target on first use. */
+  Shape shape(Connection c, TableSchema s, TableTarget t) throws SQLException {
+    Key key = new Key(s.id(), t.database(), t.table());
     Shape shape = shapes.get(key);
     if (shape == null) {
-      shape = shape(c, e.schema(), t);
+      shape = read(c, s, t);
       shapes.put(key, shape);
     }
+    return shape;
+  }
+
+  /** The event as written to the target: itself, or projected onto the columns the target does not generate. */
+  static ChangeEvent written(Shape shape, ChangeEvent e) {
     if (shape.from() == null) {
       return e;
     }
@@ -56,7 +61,7 @@ final class TargetShapes {
     shapes.keySet().removeIf(k -> k.database().equals(t.database()) && k.table().equals(t.table()));
   }
 
-  private Shape shape(Connection c, TableSchema s, TableTarget t) throws SQLException {
+  private Shape read(Connection c, TableSchema s, TableTarget t) throws SQLException {
     Set<String> generated = generatedColumns(c, t);
     if (generated.isEmpty()) {
       return new Shape(s, null);

@@ -34,6 +34,10 @@ final class TargetTransaction implements AutoCloseable {
   private final SqlDialect d;
   private final ApplyPolicy policy;
   private final ConflictResolver conflicts;
+  /** The target shape of the last row change's table version and target (runs of one table are the common case). */
+  private TargetShapes.Shape shape;
+  private TableSchema shapeSchema;
+  private TableTarget shapeTarget;
   private final Map<String, PreparedStatement> prepared = new HashMap<>();
   private PreparedStatement pending;
   private int pendingRows;
@@ -72,6 +76,7 @@ final class TargetTransaction implements AutoCloseable {
         flush();
         applier.schemaChanges().apply(c, e, target);
         applier.shapes().changed(target);
+        shapeSchema = null;
       }
       default -> {
         if (applier.unfitValues().blocked(e)) { // a parked key: its later changes park behind it, in SCN order
@@ -79,7 +84,12 @@ final class TargetTransaction implements AutoCloseable {
           applier.unfitValues().parkBehind(this, e, target, partition);
           return;
         }
-        ChangeEvent w = applier.shapes().written(c, e, target); // never the columns the target generates
+        if (s != shapeSchema || !target.equals(shapeTarget)) { // one lookup per run of a table's changes, not per row
+          shape = applier.shapes().shape(c, s, target);
+          shapeSchema = s;
+          shapeTarget = target;
+        }
+        ChangeEvent w = TargetShapes.written(shape, e); // never the columns the target generates
         ConflictRule conflict = rule.conflict();
         if (conflict.strategy() == ConflictStrategy.SOURCE_WINS || !s.hasPrimaryKey()) {
           sourceWins(w, target);
