@@ -142,7 +142,7 @@ public final class JdbcApplier implements BatchHandler {
         applyOnce(batch, true); // find the change the target refuses, and handle it by the value policy
       }
     } catch (SQLException | RuntimeException | AssertionError e) {
-      if (classify(e) == Failure.UNAVAILABLE) {
+      if (classify(e) == Failure.UNAVAILABLE && !(e instanceof PartitionBehindException)) {
         outageRetries.increment();
         if (degraded.compareAndSet(false, true)) {
           log.warn("group {} partition {}: target unreachable ({}); batches are retried while it is away", config.group(),
@@ -168,6 +168,9 @@ public final class JdbcApplier implements BatchHandler {
     if (e instanceof CheckpointFencedException || e instanceof ConflictException || e instanceof UnfitValueException
         || dataError(e)) {
       return Failure.FATAL;
+    }
+    if (e instanceof PartitionBehindException) {
+      return Failure.UNAVAILABLE; // waits for another partition, without spending attempts (see the exception)
     }
     if (e instanceof SQLException s && unreachable(s) || !reachable()) {
       return Failure.UNAVAILABLE;

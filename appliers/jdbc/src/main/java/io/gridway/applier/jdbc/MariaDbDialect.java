@@ -54,20 +54,25 @@ final class MariaDbDialect extends SqlDialect {
   @Override
   String upsert(String table, TableSchema schema) {
     StringBuilder sql = new StringBuilder(insert(table, schema)).append(" ON DUPLICATE KEY UPDATE ");
-    boolean first = true;
+    // ON DUPLICATE KEY UPDATE fires on ANY unique key: an insert meeting another row's UNIQUE secondary value would
+    // silently update that other row. The first assignment keeps the key when the duplicate is this row's own key and
+    // sets it to NULL otherwise, which a strict session refuses (SQLSTATE 23000): the applier then sees the conflict.
+    String k0 = quote(schema.primaryKey().get(0));
+    sql.append(k0).append(" = IF(");
+    for (int k = 0; k < schema.keySize(); k++) {
+      String key = quote(schema.primaryKey().get(k));
+      sql.append(k > 0 ? " AND " : "").append(key).append(" <=> VALUES(").append(key).append(')');
+    }
+    sql.append(", ").append(k0).append(", NULL)");
     for (Column c : schema.columns()) {
       if (schema.primaryKey().contains(c.name())) {
         continue;
       }
-      sql.append(first ? "" : ", ").append(quote(c.name())).append(" = VALUES(").append(quote(c.name())).append(')');
-      first = false;
-    }
-    if (first) { // only key columns: keep the row
-      String k = quote(schema.primaryKey().get(0));
-      sql.append(k).append(" = ").append(k);
+      sql.append(", ").append(quote(c.name())).append(" = VALUES(").append(quote(c.name())).append(')');
     }
     return sql.toString();
   }
+
 
   @Override
   String deleteOneMatching(String table, TableSchema schema) {

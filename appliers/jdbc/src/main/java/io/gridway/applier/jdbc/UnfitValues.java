@@ -100,6 +100,14 @@ final class UnfitValues {
     if (refused == null) {
       return;
     }
+    if (refused.getSQLState() != null && refused.getSQLState().startsWith("23") && e.op() != Operation.DELETE) {
+      long behind = behind(tx.connection(), partition, e.scn().value());
+      if (behind >= 0) { // a key move's DELETE may still be on its way in that partition: not a real conflict yet
+        throw new PartitionBehindException("group " + applier.config().group() + " partition " + partition + " SCN "
+            + e.scn() + " table " + e.schema().qualifiedName() + " key " + key(e) + ": " + reason(refused)
+            + " while partition " + behind + " of the group is before this SCN; waiting for it");
+      }
+    }
     String column = column(e, refused);
     String where = "group " + applier.config().group() + " partition " + partition + " SCN " + e.scn() + " table "
         + e.schema().qualifiedName() + (column != null ? " column " + column : "") + " key "
@@ -115,6 +123,26 @@ final class UnfitValues {
         park(tx, e, t, partition, where);
       }
       default -> park(tx, e, t, partition, where);
+    }
+  }
+
+  /**
+   * Another partition of the group whose committed checkpoint is below {@code scn} (so it may still hold a key move's
+   * DELETE of the same SCN or earlier), or -1 when every partition is at or past {@code scn - 1}. Read from the
+   * partitions' own rows ({@code micro_partition = -1}) in {@code gridway_checkpoint}, which only grow.
+   */
+  private long behind(Connection c, int partition, long scn) throws SQLException {
+    SqlDialect d = applier.dialect();
+    String sql = "SELECT " + d.quote("partition") + " FROM " + d.quote("gridway_checkpoint") + " WHERE " + d.quote("group")
+        + " = ? AND " + d.quote("partition") + " <> ? AND " + d.quote("micro_partition") + " = -1 AND " + d.quote("scn")
+        + " < ?";
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      ps.setString(1, applier.config().group());
+      ps.setInt(2, partition);
+      ps.setLong(3, scn - 1);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? rs.getInt(1) : -1;
+      }
     }
   }
 

@@ -20,7 +20,7 @@ class MariaDbSqlTest {
   void multiRowUpsertRepeatsTheValuesGroupBeforeTheUpdateClause() {
     String table = M.table("shop", "t");
     assertThat(M.upsertRows(table, T, 3)).isEqualTo("INSERT INTO `shop`.`t` (`id`, `v`) VALUES (?, ?), (?, ?), (?, ?)"
-        + " ON DUPLICATE KEY UPDATE `v` = VALUES(`v`)");
+        + " ON DUPLICATE KEY UPDATE `id` = IF(`id` <=> VALUES(`id`), `id`, NULL), `v` = VALUES(`v`)");
     assertThat(M.upsertRows(table, T, 1)).isEqualTo(M.upsert(table, T));
     assertThat(M.upsertRowsPerStatement(T)).isEqualTo(SqlDialect.MULTI_ROW_MAX);
     assertThat(SqlDialect.POSTGRESQL.upsertRowsPerStatement(T)).isEqualTo(1); // pgjdbc rewrites batches itself
