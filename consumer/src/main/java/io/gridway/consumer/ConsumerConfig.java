@@ -69,7 +69,7 @@ public record ConsumerConfig(
     pull = pull == null ? new Pull(null, null, null, null, null, null, null, null) : pull;
     batch = batch == null ? new Batching(null, null, null, null) : batch;
     microBatch = microBatch == null ? new MicroBatch(null, null, null) : microBatch;
-    retry = retry == null ? new Retry(null, null, null) : retry;
+    retry = retry == null ? new Retry(null, null, null, null) : retry;
     if (where != null && where.isBlank()) {
       throw new IllegalArgumentException("where: must not be empty (omit it to receive every row)");
     }
@@ -262,8 +262,20 @@ public record ConsumerConfig(
    * @param backoff the first retry delay (default 200ms)
    * @param maxBackoff the longest retry delay (default 10s)
    */
-  public record Retry(Integer maxAttempts, Duration backoff, Duration maxBackoff) {
+  /**
+   * @param maxAttempts attempts of a batch whose failure may pass on its own (default 5)
+   * @param backoff the first delay between attempts (default 200 ms), doubling with jitter
+   * @param maxBackoff the longest delay (default 10 s)
+   * @param outage how long a batch keeps being retried while its target is unavailable (default 5 min)
+   */
+  public record Retry(Integer maxAttempts, Duration backoff, Duration maxBackoff, Duration outage) {
+    public Retry(Integer maxAttempts, Duration backoff, Duration maxBackoff) {
+      this(maxAttempts, backoff, maxBackoff, null);
+    }
+
     public Retry {
+      outage = outage == null ? Duration.ofMinutes(5) : outage;
+      nonNegative(outage, "retry.outage");
       maxAttempts = maxAttempts == null ? 5 : maxAttempts;
       positive(maxAttempts, "retry.maxAttempts");
       backoff = backoff == null ? Duration.ofMillis(200) : backoff;

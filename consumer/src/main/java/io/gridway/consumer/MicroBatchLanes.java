@@ -15,8 +15,11 @@ import org.slf4j.LoggerFactory;
  * order. A lane whose part failed for good runs nothing more (its later parts must not apply before the
  * failed one); the other lanes finish what they hold.
  *
- * <p>Each part is retried with backoff up to {@code retry.maxAttempts}; a failure for good is stored in
- * the {@link Committer}, which rethrows it to the dispatcher, and reported with the batch's SCN range.
+ * <p>The one place a failed part is retried: the handler classifies the failure ({@link BatchHandler#classify}),
+ * and the part is retried with one backoff — up to {@code retry.maxAttempts} for {@code RETRY}, for up to
+ * {@code retry.outage} by the consumer's clock for {@code UNAVAILABLE} (attempts not counted), never for
+ * {@code FATAL}. A failure for good is stored in the {@link Committer}, which rethrows it to the dispatcher,
+ * and reported with the batch's SCN range.
  *
  * <p>Thread-safe: {@link #submit} is called by the dispatcher thread only.
  */
@@ -27,6 +30,7 @@ final class MicroBatchLanes {
   private final BatchHandler handler;
   private final ConsumerConfig.Retry retry;
   private final Backoff backoff;
+  private final java.time.Clock clock;
   private final Committer committer;
   private final PartitionMetrics metrics;
   private final PartitionState state;
@@ -41,13 +45,18 @@ final class MicroBatchLanes {
     this.handler = setup.handler();
     this.retry = setup.retry();
     this.backoff = new Backoff(retry.backoff(), retry.maxBackoff(), setup.random()::nextDouble);
+    this.clock = setup.clock();
     this.committer = committer;
     this.metrics = metrics;
     this.state = state;
   }
 
-  /** The handler and the retry policy of a partition's lanes. */
-  record ApplySetup(BatchHandler handler, ConsumerConfig.Retry retry, java.util.Random random) {}
+  /** The handler and the retry policy of a partition's lanes; the clock times an outage. */
+  record ApplySetup(BatchHandler handler, ConsumerConfig.Retry retry, java.util.Random random, java.time.Clock clock) {
+    ApplySetup(BatchHandler handler, ConsumerConfig.Retry retry, java.util.Random random) {
+      this(handler, retry, random, java.time.Clock.systemUTC());
+    }
+  }
 
   /** Names the lane's thread; the application's factory (virtual threads, its own group) makes it when given. */
   private static ThreadFactory named(ThreadFactory threads, String name) {
@@ -75,7 +84,10 @@ final class MicroBatchLanes {
   }
 
   private void applyWithRetry(int m, InFlightBatch entry, Batch part) {
-    for (int attempt = 1; ; attempt++) {
+    int attempts = 0; // failures that count against retry.maxAttempts
+    int failures = 0; // every failure: the backoff grows with them
+    java.time.Instant outageSince = null;
+    while (true) {
       if (failed || Thread.currentThread().isInterrupted()) {
         return; // a part after a failed one in this lane, or an abandoning stop: never applied, never counted
       }
@@ -89,12 +101,33 @@ final class MicroBatchLanes {
         Thread.currentThread().interrupt(); // stop() abandons the part; it will be pulled again after a restart
         return;
       } catch (Exception | LinkageError | AssertionError e) {
+        failures++;
         // fenced: a newer owner claimed the partition, and retrying cannot change that; stop at once
-        if (attempt >= retry.maxAttempts() || e instanceof CheckpointFencedException) {
+        BatchHandler.Failure kind = e instanceof CheckpointFencedException ? BatchHandler.Failure.FATAL : handler.classify(e);
+        String giveUp = null;
+        boolean outageStarts = false;
+        switch (kind) {
+          case FATAL -> giveUp = "failed (not retriable)";
+          case UNAVAILABLE -> {
+            java.time.Instant now = clock.instant();
+            outageStarts = outageSince == null;
+            outageSince = outageStarts ? now : outageSince;
+            if (!now.isBefore(outageSince.plus(retry.outage()))) {
+              giveUp = "target unavailable for " + retry.outage() + " (retry.outage)";
+            }
+          }
+          default -> {
+            outageSince = null;
+            if (++attempts >= retry.maxAttempts()) {
+              giveUp = "failed " + attempts + " times";
+            }
+          }
+        }
+        if (giveUp != null) {
           failed = true;
           String detail = "batch " + part.firstScn() + ".." + part.lastScn()
               + (part.microPartition() >= 0 ? " micro-partition " + part.microPartition() : "")
-              + " failed " + attempt + " times, last: " + e;
+              + " " + giveUp + ", last: " + e;
           LOG.error("partition {}: {}; the partition stops (checkpoint stays at {})", part.partition(), detail,
               committer.committedScn(), e);
           state.fail(detail, e);
@@ -102,9 +135,17 @@ final class MicroBatchLanes {
           return;
         }
         metrics.retry();
-        long delay = backoff.delayNanos(attempt);
-        LOG.warn("partition {}: batch {}..{} attempt {} of {} failed ({}), retrying in {} ms", part.partition(),
-            part.firstScn(), part.lastScn(), attempt, retry.maxAttempts(), e.toString(), delay / 1_000_000);
+        long delay = backoff.delayNanos(failures);
+        if (kind == BatchHandler.Failure.UNAVAILABLE) {
+          if (outageStarts) { // once per outage, not per attempt
+            LOG.warn("partition {}: target unavailable ({}), retrying batch {}..{} for up to {}", part.partition(),
+                e.toString(), part.firstScn(), part.lastScn(), retry.outage());
+          }
+          attempts = 0;
+        } else {
+          LOG.warn("partition {}: batch {}..{} attempt {} of {} failed ({}), retrying in {} ms", part.partition(),
+              part.firstScn(), part.lastScn(), attempts, retry.maxAttempts(), e.toString(), delay / 1_000_000);
+        }
         try {
           TimeUnit.NANOSECONDS.sleep(delay);
         } catch (InterruptedException stop) {

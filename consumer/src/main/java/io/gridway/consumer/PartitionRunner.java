@@ -89,7 +89,7 @@ final class PartitionRunner {
     this.committer = new Committer(new Committer.CommitterSetup(config.batch().maxInFlight(), start, micro), buffer,
         checkpoints, state, metrics, shared.clock());
     this.lanes = new MicroBatchLanes(k, "gridway-p" + partition, shared.hooks().applyThreads(),
-        new MicroBatchLanes.ApplySetup(shared.handler(), config.retry(), shared.pullers().random()), committer, metrics,
+        new MicroBatchLanes.ApplySetup(shared.handler(), config.retry(), shared.pullers().random(), shared.clock()), committer, metrics,
         state);
     this.dispatcher = new Dispatcher(new Dispatcher.DispatchSetup(partition, config.batch(), shared.partitioner(), micro),
         buffer, committer, lanes, metrics);

@@ -36,6 +36,12 @@ final class Pipeline implements AutoCloseable {
 
   Pipeline(ConsumerConfig.Batching limits, ConsumerConfig.Retry retry, int k, Partitioner partitioner, BatchHandler handler,
       long bufferBytes) {
+    this(limits, retry, k, partitioner, handler, bufferBytes, Clock.systemUTC());
+  }
+
+  /** With the clock the lanes time an outage by. */
+  Pipeline(ConsumerConfig.Batching limits, ConsumerConfig.Retry retry, int k, Partitioner partitioner, BatchHandler handler,
+      long bufferBytes, Clock laneClock) {
     long generation = store.claim("g", 0);
     buffer = new PartitionBuffer(bufferBytes);
     metrics = new PartitionMetrics(new SimpleMeterRegistry(), Tags.empty(), buffer::heldBytes, 0, () -> 0);
@@ -44,7 +50,7 @@ final class Pipeline implements AutoCloseable {
     long[] micro = new long[k];
     committer = new Committer(new Committer.CommitterSetup(limits.maxInFlight(), 0, micro), buffer, writer, state, metrics,
         Clock.systemUTC());
-    lanes = new MicroBatchLanes(k, "test", null, new MicroBatchLanes.ApplySetup(handler, retry, new Random(1)), committer, metrics,
+    lanes = new MicroBatchLanes(k, "test", null, new MicroBatchLanes.ApplySetup(handler, retry, new Random(1), laneClock), committer, metrics,
         state);
     dispatcher = new Dispatcher(new Dispatcher.DispatchSetup(0, limits, partitioner, micro), buffer, committer, lanes,
         metrics);

@@ -2,6 +2,7 @@ package io.gridway.applier.jdbc;
 
 import io.gridway.consumer.Batch;
 import io.gridway.consumer.BatchHandler;
+import io.gridway.consumer.BatchHandler.Failure;
 import io.gridway.consumer.Window;
 import io.gridway.core.checkpoint.Checkpoint;
 import io.gridway.core.checkpoint.CheckpointException;
@@ -23,7 +24,6 @@ import java.sql.SQLTransientException;
 import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -39,9 +39,9 @@ import org.slf4j.LoggerFactory;
  * generation (a fenced writer's whole transaction rolls back, surfacing as core's {@code CheckpointFencedException}).
  *
  * <p>Conflicts resolve per table by the apply policy's conflict rule; {@code source-wins} (the default) reads nothing
- * and upserts, every other strategy probes the target row first (one round trip per row change). While the target is
- * unreachable (connection errors) the applier retries the transaction with backoff for {@code targetOutage}, reports
- * {@link #degraded()} and counts retries; other errors go to the runtime, which retries and then fails the partition.
+ * and upserts, every other strategy probes the target row first (one round trip per row change). Each call is one
+ * attempt: {@link #classify} tells the runtime's lanes whether a failure is fatal, an outage (retried for {@code
+ * retry.outage}, {@link #degraded()} meanwhile) or worth a few retries.
  *
  * <p>Thread-safe: micro-batches of one partition and different partitions run concurrently, each in its own
  * transaction on its own pooled connection.
@@ -57,6 +57,9 @@ public final class JdbcApplier implements BatchHandler {
   private final Clock clock;
   private final CheckpointSql checkpoints;
   private final StatementCache statements;
+  private final SchemaChangeApplier schemaChanges;
+  private final TargetShapes shapes;
+  private final UnfitValues unfitValues;
   private final ConcurrentHashMap<String, Long> applied = new ConcurrentHashMap<>();
   private final Set<String> deadLetterTables = ConcurrentHashMap.newKeySet();
   private final AtomicBoolean degraded = new AtomicBoolean();
@@ -95,6 +98,14 @@ public final class JdbcApplier implements BatchHandler {
     this.clock = clock;
     this.checkpoints = new CheckpointSql(config.dialect());
     this.statements = new StatementCache(config.dialect());
+    this.schemaChanges = new SchemaChangeApplier(config.dialect(), config.schemaChange(), config.createDatabases());
+    this.shapes = new TargetShapes(config.dialect());
+    this.unfitValues = new UnfitValues(this, config.unfitValues(), meters);
+    try (Connection c = dataSource.getConnection()) {
+      unfitValues.load(c, deadLetterName(config.deadLetterTable()));
+    } catch (SQLException e) {
+      log.debug("parked keys not read (target away at start): {}", e.toString()); // the first batch reports it
+    }
     this.commits = meters.counter("gridway.consumer.jdbc.commits");
     this.rows = meters.counter("gridway.consumer.jdbc.rows");
     this.skipped = meters.counter("gridway.consumer.jdbc.skipped.windows");
@@ -115,33 +126,75 @@ public final class JdbcApplier implements BatchHandler {
     return degraded.get();
   }
 
+  /**
+   * One attempt; the consumer's lanes retry by {@link #classify} (the one retry loop: this applier never retries by
+   * itself, so its waits cannot nest inside the lanes' attempts).
+   */
   @Override
   public void apply(Batch batch) throws Exception {
-    long backoff = 100;
-    Instant giveUp = clock.instant().plus(config.targetOutage());
-    while (true) {
+    try {
       try {
-        applyOnce(batch);
-        degraded.set(false);
-        return;
-      } catch (SQLException | RuntimeException | AssertionError e) {
-        // A failure is an outage when it says so, or when the target does not answer right after it: mid-batch,
-        // drivers report a dropped connection in many ways (PostgreSQL's even as an AssertionError under -ea).
-        if (e instanceof CheckpointFencedException || e instanceof ConflictException
-            || !(e instanceof SQLException s && unreachable(s)) && reachable() || clock.instant().isAfter(giveUp)) {
+        applyOnce(batch, false);
+      } catch (SQLException e) {
+        if (!dataError(e)) {
           throw e;
         }
-        if (degraded.compareAndSet(false, true)) {
-          log.warn("target unreachable, retrying {} for up to {}: {}", batch, config.targetOutage(), e.getMessage());
-        }
-        outageRetries.increment();
-        Thread.sleep(backoff); // backoff of a real outage; InterruptedException propagates ("stop now")
-        backoff = Math.min(backoff * 2, 2000);
+        applyOnce(batch, true); // find the change the target refuses, and handle it by the value policy
       }
+    } catch (SQLException | RuntimeException | AssertionError e) {
+      if (classify(e) == Failure.UNAVAILABLE && !(e instanceof PartitionBehindException)) {
+        outageRetries.increment();
+        if (degraded.compareAndSet(false, true)) {
+          log.warn("group {} partition {}: target unreachable ({}); batches are retried while it is away", config.group(),
+              batch.partition(), e.getMessage());
+        }
+      }
+      throw e;
+    }
+    if (degraded.compareAndSet(true, false)) {
+      log.info("group {}: target reachable again", config.group());
     }
   }
 
-  private void applyOnce(Batch batch) throws SQLException, InterruptedException {
+  /**
+   * The one classification of this applier's failures: a fenced writer, a conflict under {@code fail}, a schema
+   * change under {@code stop} and data errors (SQLSTATE classes 22 and 23: a value or a constraint the target refuses,
+   * which the same statement will refuse again) are {@code FATAL}; a failure that says the connection is gone, or after
+   * which the target does not answer, is {@code UNAVAILABLE} (mid-batch, drivers report a dropped connection in many
+   * ways, PostgreSQL's even as an AssertionError under -ea); anything else (deadlocks, lock timeouts) is {@code RETRY}.
+   */
+  @Override
+  public Failure classify(Throwable e) {
+    if (e instanceof CheckpointFencedException || e instanceof ConflictException || e instanceof UnfitValueException
+        || dataError(e)) {
+      return Failure.FATAL;
+    }
+    if (e instanceof PartitionBehindException) {
+      return Failure.UNAVAILABLE; // waits for another partition, without spending attempts (see the exception)
+    }
+    if (e instanceof SQLException s && unreachable(s) || !reachable()) {
+      return Failure.UNAVAILABLE;
+    }
+    return Failure.RETRY;
+  }
+
+  /** SQLSTATE class 22 (data exception) or 23 (integrity constraint violation) anywhere in the cause chain. */
+  static boolean dataError(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLException s && s.getSQLState() != null
+          && (s.getSQLState().startsWith("22") || s.getSQLState().startsWith("23"))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * One target transaction for the batch. {@code isolating}: each row change is applied and sent under its own
+   * savepoint, so a change the target refuses for its values is found and handled by {@link UnfitValues} (the slow
+   * path, taken only after a data error).
+   */
+  private void applyOnce(Batch batch, boolean isolating) throws SQLException, InterruptedException {
     int partition = batch.partition();
     int micro = batch.microPartition() < 0 ? Checkpoint.WHOLE : batch.microPartition();
     long generation = generation(partition);
@@ -162,14 +215,20 @@ public final class JdbcApplier implements BatchHandler {
             if (Thread.interrupted()) {
               throw new InterruptedException("stopping");
             }
-            if (tx.implicitCommit(e) && last > done) { // MariaDB DDL commits: make what precedes it durable first
+            if (schemaChanges.implicitCommit(e) && last > done) { // MariaDB DDL commits: make what precedes it durable first
               tx.flush();
               checkpoints.write(c, config.group(), partition, micro, last, generation, clock.instant());
               writeOrigin(c); // these rows are this grid's writes too: a relay of this target must see the tag
               c.commit();
               done = last;
             }
-            tx.apply(e, partition);
+            if (isolating && e.op() != io.gridway.core.event.Operation.SCHEMA_CHANGE
+                && e.op() != io.gridway.core.event.Operation.TRUNCATE) {
+              tx.flush();
+              unfitValues.applyIsolated(tx, e, rule(tx.policy(), e.schema()).target(), partition);
+            } else {
+              tx.apply(e, partition);
+            }
           }
           last = scn;
         }
@@ -255,6 +314,18 @@ public final class JdbcApplier implements BatchHandler {
     return statements;
   }
 
+  TargetShapes shapes() {
+    return shapes;
+  }
+
+  UnfitValues unfitValues() {
+    return unfitValues;
+  }
+
+  SchemaChangeApplier schemaChanges() {
+    return schemaChanges;
+  }
+
   /** The apply policy in force now, or null: a target transaction takes it once, at its start. */
   ApplyPolicy policy() {
     return policies.get();
@@ -276,11 +347,14 @@ public final class JdbcApplier implements BatchHandler {
     rows.increment(n);
   }
 
+  private String deadLetterName(String name) {
+    int dot = name.indexOf('.');
+    return dot < 0 ? dialect().quote(name) : dialect().table(name.substring(0, dot), name.substring(dot + 1));
+  }
+
   /** The dead-letter table (quoted), created on first use. */
   String deadLetterTable(Connection c, String named) throws SQLException {
-    String name = named == null ? config.deadLetterTable() : named;
-    int dot = name.indexOf('.');
-    String table = dot < 0 ? dialect().quote(name) : dialect().table(name.substring(0, dot), name.substring(dot + 1));
+    String table = deadLetterName(named == null ? config.deadLetterTable() : named);
     if (!deadLetterTables.contains(table)) {
       try (Connection own = dataSource.getConnection(); Statement s = own.createStatement()) {
         own.setAutoCommit(true);

@@ -13,11 +13,19 @@ import java.util.Objects;
  * @param origin the grid's origin id to tag each target transaction with ({@code gridway_origin}), or null for none
  * @param deadLetterTable the default table of parked changes ({@code gridway_dead_letter}); a conflict rule may name
  *     another
- * @param targetOutage how long a transaction keeps retrying while the target is unreachable before it fails
+ * @param targetOutage not used any more: the consumer's lanes retry an unavailable target for {@code retry.outage}
+ *     (one retry loop); kept so existing configurations still load
+ * @param createDatabases whether a schema change creates a missing target database (PostgreSQL: schema); default true
+ * @param unfitValues what a row change whose values the target cannot hold does: park (default), map or fail
  */
 public record JdbcApplierConfig(
     String group, SqlDialect dialect, SchemaChangePolicy schemaChange, String origin, String deadLetterTable,
-    Duration targetOutage) {
+    Duration targetOutage, Boolean createDatabases, UnfitValuePolicy unfitValues) {
+
+  public JdbcApplierConfig(String group, SqlDialect dialect, SchemaChangePolicy schemaChange, String origin,
+      String deadLetterTable, Duration targetOutage) {
+    this(group, dialect, schemaChange, origin, deadLetterTable, targetOutage, null, null);
+  }
 
   /** What the applier does with a SCHEMA_CHANGE event. */
   public enum SchemaChangePolicy {
@@ -37,12 +45,32 @@ public record JdbcApplierConfig(
     }
   }
 
+  /** What the applier does with a row change whose values the target cannot hold (JDBC.md "Values a target cannot hold"). */
+  public enum UnfitValuePolicy {
+    /** To the dead-letter table with the reason; later changes of its key park behind it; the rest goes on. */
+    PARK,
+    /** The documented replacement (NUL stripped, a zero date into NOT NULL → 0001-01-01); parked when it still fails. */
+    MAP,
+    /** Stop the partition, naming group, partition, SCN, table, column and key. */
+    FAIL;
+
+    public static UnfitValuePolicy of(String name) {
+      try {
+        return valueOf(name.toUpperCase(Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("unfitValues '" + name + "' is not one of park, map, fail", e);
+      }
+    }
+  }
+
   public JdbcApplierConfig {
     Objects.requireNonNull(group, "group");
     Objects.requireNonNull(dialect, "dialect");
     schemaChange = schemaChange == null ? SchemaChangePolicy.STOP : schemaChange;
     deadLetterTable = deadLetterTable == null ? "gridway_dead_letter" : deadLetterTable;
     targetOutage = targetOutage == null ? Duration.ofMinutes(5) : targetOutage;
+    createDatabases = createDatabases == null || createDatabases;
+    unfitValues = unfitValues == null ? UnfitValuePolicy.PARK : unfitValues;
   }
 
   public static JdbcApplierConfig of(String group, SqlDialect dialect) {
@@ -50,14 +78,22 @@ public record JdbcApplierConfig(
   }
 
   public JdbcApplierConfig withSchemaChange(SchemaChangePolicy policy) {
-    return new JdbcApplierConfig(group, dialect, policy, origin, deadLetterTable, targetOutage);
+    return new JdbcApplierConfig(group, dialect, policy, origin, deadLetterTable, targetOutage, createDatabases, unfitValues);
   }
 
   public JdbcApplierConfig withOrigin(String newOrigin) {
-    return new JdbcApplierConfig(group, dialect, schemaChange, newOrigin, deadLetterTable, targetOutage);
+    return new JdbcApplierConfig(group, dialect, schemaChange, newOrigin, deadLetterTable, targetOutage, createDatabases, unfitValues);
   }
 
   public JdbcApplierConfig withTargetOutage(Duration outage) {
-    return new JdbcApplierConfig(group, dialect, schemaChange, origin, deadLetterTable, outage);
+    return new JdbcApplierConfig(group, dialect, schemaChange, origin, deadLetterTable, outage, createDatabases, unfitValues);
+  }
+
+  public JdbcApplierConfig withCreateDatabases(boolean create) {
+    return new JdbcApplierConfig(group, dialect, schemaChange, origin, deadLetterTable, targetOutage, create, unfitValues);
+  }
+
+  public JdbcApplierConfig withUnfitValues(UnfitValuePolicy policy) {
+    return new JdbcApplierConfig(group, dialect, schemaChange, origin, deadLetterTable, targetOutage, createDatabases, policy);
   }
 }

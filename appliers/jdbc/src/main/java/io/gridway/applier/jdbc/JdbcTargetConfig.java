@@ -19,9 +19,18 @@ import java.time.Duration;
  * @param origin the grid's origin id to tag target transactions with; default the policy's {@code origin}, else none
  * @param idleTransactionTimeout how long the target lets one of this consumer's transactions sit idle before ending
  *     it (default 30s): bounds how long a frozen owner's row locks can stall its successor (MariaDB and PostgreSQL)
+ * @param createDatabases whether a schema change creates a missing target database / PostgreSQL schema (default true)
+ * @param unfitValues {@code park} (default), {@code map} or {@code fail}: a row change whose values the target cannot hold
  */
 public record JdbcTargetConfig(@JsonProperty(required = true) String url, String user, Path passwordFile, String passwordEnv,
-    String dialect, Integer poolSize, String schemaChange, Path policy, String origin, Duration idleTransactionTimeout) {
+    String dialect, Integer poolSize, String schemaChange, Path policy, String origin, Duration idleTransactionTimeout,
+    Boolean createDatabases, String unfitValues) {
+  public JdbcTargetConfig(String url, String user, Path passwordFile, String passwordEnv, String dialect, Integer poolSize,
+      String schemaChange, Path policy, String origin, Duration idleTransactionTimeout) {
+    this(url, user, passwordFile, passwordEnv, dialect, poolSize, schemaChange, policy, origin, idleTransactionTimeout,
+        null, null);
+  }
+
   public JdbcTargetConfig(String url, String user, Path passwordFile, String passwordEnv, String dialect, Integer poolSize,
       String schemaChange, Path policy, String origin) {
     this(url, user, passwordFile, passwordEnv, dialect, poolSize, schemaChange, policy, origin, null);
@@ -33,6 +42,13 @@ public record JdbcTargetConfig(@JsonProperty(required = true) String url, String
     }
     if (poolSize != null && poolSize < 1) {
       throw new IllegalArgumentException("applier.jdbc.poolSize: at least 1, not " + poolSize);
+    }
+    if (unfitValues != null) {
+      try {
+        JdbcApplierConfig.UnfitValuePolicy.of(unfitValues);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("applier.jdbc." + e.getMessage(), e);
+      }
     }
     if (idleTransactionTimeout != null && idleTransactionTimeout.toSeconds() < 1) {
       throw new IllegalArgumentException("applier.jdbc.idleTransactionTimeout: at least 1s, not " + idleTransactionTimeout);

@@ -5,9 +5,7 @@ import io.gridway.core.event.Bytes;
 import io.gridway.core.event.ChangeEvent;
 import io.gridway.core.event.Operation;
 import io.gridway.core.event.Row;
-import io.gridway.core.schema.Column;
 import io.gridway.core.schema.TableSchema;
-import io.gridway.core.wire.EventJson;
 import io.gridway.policy.ApplyPolicy;
 import io.gridway.policy.ApplyRule;
 import io.gridway.policy.ConflictRule;
@@ -15,30 +13,31 @@ import io.gridway.policy.ConflictStrategy;
 import io.gridway.policy.TableTarget;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.sql.Timestamp;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * One target transaction of the {@link JdbcApplier}: row changes go into JDBC batches, one per statement, flushed when
- * the statement changes (so the order of changes is kept) and before anything that reads or commits. Not thread-safe:
- * one per (micro-)batch attempt.
+ * the statement changes (so the order of changes is kept) and before anything that reads or commits. Conflict rules
+ * other than source-wins are the {@link ConflictResolver}'s, schema changes the {@link SchemaChangeApplier}'s. Not
+ * thread-safe: one per (micro-)batch attempt.
  */
 final class TargetTransaction implements AutoCloseable {
-  private static final Pattern DROP_TABLE = Pattern.compile("(?is)^\\s*(/\\*.*?\\*/\\s*)*DROP\\s+TABLE\\b.*");
-
   private final JdbcApplier applier;
   private final Connection c;
   private final SqlDialect d;
   private final ApplyPolicy policy;
+  private final ConflictResolver conflicts;
+  /** The target shape of the last row change's table version and target (runs of one table are the common case). */
+  private TargetShapes.Shape shape;
+  private TableSchema shapeSchema;
+  private TableTarget shapeTarget;
   private final Map<String, PreparedStatement> prepared = new HashMap<>();
   private PreparedStatement pending;
   private int pendingRows;
@@ -57,6 +56,7 @@ final class TargetTransaction implements AutoCloseable {
     this.c = c;
     this.d = applier.dialect();
     this.policy = applier.policy(); // once: a reloaded policy applies from the next transaction on
+    this.conflicts = new ConflictResolver(this, applier);
   }
 
   Connection connection() {
@@ -72,20 +72,36 @@ final class TargetTransaction implements AutoCloseable {
         flush();
         execute(applier.statements().get(s, target, Kind.TRUNCATE, null));
       }
-      case SCHEMA_CHANGE -> schemaChange(e, target);
+      case SCHEMA_CHANGE -> {
+        flush();
+        applier.schemaChanges().apply(c, e, target);
+        applier.shapes().changed(target);
+        shapeSchema = null;
+      }
       default -> {
+        if (applier.unfitValues().blocked(e)) { // a parked key: its later changes park behind it, in SCN order
+          flush();
+          applier.unfitValues().parkBehind(this, e, target, partition);
+          return;
+        }
+        if (s != shapeSchema || !target.equals(shapeTarget)) { // one lookup per run of a table's changes, not per row
+          shape = applier.shapes().shape(c, s, target);
+          shapeSchema = s;
+          shapeTarget = target;
+        }
+        ChangeEvent w = TargetShapes.written(shape, e); // never the columns the target generates
         ConflictRule conflict = rule.conflict();
         if (conflict.strategy() == ConflictStrategy.SOURCE_WINS || !s.hasPrimaryKey()) {
-          sourceWins(e, target);
+          sourceWins(w, target);
         } else {
-          checked(e, target, conflict, partition);
+          conflicts.apply(w, target, conflict, partition);
         }
       }
     }
   }
 
   /** The fast path: no reads, upserts and deletes by key (or by all columns without a key). */
-  private void sourceWins(ChangeEvent e, TableTarget t) throws SQLException {
+  void sourceWins(ChangeEvent e, TableTarget t) throws SQLException {
     TableSchema s = e.schema();
     if (!s.hasPrimaryKey()) {
       if (e.op() != Operation.INSERT) {
@@ -107,91 +123,6 @@ final class TargetTransaction implements AutoCloseable {
       }
       default -> throw new IllegalStateException(e.op().toString());
     }
-  }
-
-  private void checked(ChangeEvent e, TableTarget t, ConflictRule rule, int partition) throws SQLException {
-    flush();
-    TableSchema s = e.schema();
-    Row image = e.op() == Operation.INSERT ? e.after() : e.before();
-    Row newestSource = e.op() == Operation.DELETE ? e.before() : e.after();
-    String newest = rule.strategy() == ConflictStrategy.NEWEST_WINS ? rule.column() : null;
-    PreparedStatement probe = statement(applier.statements().get(s, t, Kind.PROBE, newest));
-    int i = 1;
-    for (int col = 0; col < s.columnCount(); col++) {
-      d.bind(probe, i++, s.column(col), image.get(col));
-    }
-    if (newest != null) {
-      int col = s.indexOf(newest);
-      d.bind(probe, i++, s.column(col), newestSource.get(col));
-    }
-    for (int k = 0; k < s.keySize(); k++) {
-      d.bind(probe, i++, s.column(s.keyIndex(k)), image.get(s.keyIndex(k)));
-    }
-    boolean exists;
-    boolean matches = false;
-    boolean newer = true;
-    try (ResultSet rs = probe.executeQuery()) {
-      exists = rs.next();
-      if (exists) {
-        matches = rs.getInt(1) == 1;
-        newer = rs.getInt(2) == 1;
-      }
-    }
-    String kind = null;
-    if (e.op() == Operation.INSERT && exists) {
-      kind = "insert-exists";
-    } else if (e.op() != Operation.INSERT && !exists) {
-      kind = "row-missing";
-    } else if (e.op() != Operation.INSERT && !matches) {
-      kind = "before-mismatch";
-    }
-    if (kind != null) {
-      applier.conflict(s, kind, rule.strategy());
-      switch (rule.strategy()) {
-        case TARGET_WINS -> {
-          return;
-        }
-        case NEWEST_WINS -> {
-          if (!newer) {
-            return;
-          }
-        }
-        case FAIL -> throw new ConflictException("conflict (" + kind + ") at SCN " + e.scn() + " on " + s.qualifiedName()
-            + " → " + t.qualifiedName() + ", key " + keyOf(s, image) + ": strategy fail");
-        case PARK -> {
-          park(e, t, rule, kind, partition, keyOf(s, image));
-          return;
-        }
-        default -> { }
-      }
-    }
-    sourceWins(e, t);
-    flush();
-  }
-
-  private void park(ChangeEvent e, TableTarget t, ConflictRule rule, String kind, int partition, String key)
-      throws SQLException {
-    String table = applier.deadLetterTable(c, rule.deadLetter());
-    PreparedStatement ps = statement(d.deadLetterInsert(table));
-    ps.setString(1, applier.config().group());
-    ps.setInt(2, partition);
-    ps.setLong(3, e.scn().value());
-    ps.setString(4, e.schema().qualifiedName());
-    ps.setString(5, t.qualifiedName());
-    ps.setString(6, e.op().name());
-    ps.setString(7, key);
-    ps.setString(8, kind + " (strategy " + rule.strategy().yamlName() + ")");
-    ps.setString(9, EventJson.toJson(e));
-    ps.setTimestamp(10, Timestamp.from(applier.clock().instant()));
-    ps.executeUpdate();
-  }
-
-  private static String keyOf(TableSchema s, Row row) {
-    List<String> parts = new ArrayList<>();
-    for (int k = 0; k < s.keySize(); k++) {
-      parts.add(s.primaryKey().get(k) + "=" + row.get(s.keyIndex(k)));
-    }
-    return String.join(", ", parts);
   }
 
   private static boolean sameKey(TableSchema s, Row a, Row b) {
@@ -246,6 +177,26 @@ final class TargetTransaction implements AutoCloseable {
     }
     ps.addBatch();
     pendingRows++;
+  }
+
+  /** Drops what a failed flush left pending (the caller rolled back to a savepoint before it). */
+  void discardPending() throws SQLException {
+    if (pending != null) {
+      pending.clearBatch();
+    }
+    pending = null;
+    pendingRows = 0;
+    pendingKeys.clear();
+    pendingUpserts.clear();
+  }
+
+  /** The apply policy this transaction took at its start, or null. */
+  ApplyPolicy policy() {
+    return policy;
+  }
+
+  ConflictResolver conflicts() {
+    return conflicts;
   }
 
   /** Sends the pending JDBC batch, or the held upserts. */
@@ -311,7 +262,8 @@ final class TargetTransaction implements AutoCloseable {
     return (int) Math.min(Integer.MAX_VALUE, bytes);
   }
 
-  private PreparedStatement statement(String sql) throws SQLException {
+  /** The statement of this SQL text, prepared once per transaction. */
+  PreparedStatement statement(String sql) throws SQLException {
     PreparedStatement ps = prepared.get(sql);
     if (ps == null) {
       ps = c.prepareStatement(sql);
@@ -324,64 +276,6 @@ final class TargetTransaction implements AutoCloseable {
     try (Statement st = c.createStatement()) {
       st.execute(sql);
     }
-  }
-
-  // --- schema changes ----------------------------------------------------------------------------
-
-  /** Whether applying this event needs DDL that commits implicitly on this dialect. */
-  boolean implicitCommit(ChangeEvent e) {
-    return e.op() == Operation.SCHEMA_CHANGE && !d.transactionalDdl()
-        && applier.config().schemaChange() == JdbcApplierConfig.SchemaChangePolicy.APPLY;
-  }
-
-  private void schemaChange(ChangeEvent e, TableTarget t) throws SQLException {
-    flush();
-    switch (applier.config().schemaChange()) {
-      case IGNORE -> {
-        return;
-      }
-      case STOP -> throw new ConflictException("schema change at SCN " + e.scn() + " on " + e.schema().qualifiedName()
-          + " and the schema-change policy is stop: " + e.ddl());
-      default -> { }
-    }
-    String table = d.table(t.database(), t.table());
-    if (DROP_TABLE.matcher(e.ddl()).matches()) {
-      execute(d.dropTable(table));
-      return;
-    }
-    List<String> existing = targetColumns(t);
-    if (existing.isEmpty()) {
-      execute(d.createTable(table, e.schema()));
-      return;
-    }
-    Set<String> wanted = new java.util.HashSet<>();
-    for (Column col : e.schema().columns()) {
-      wanted.add(col.name());
-      if (!existing.contains(col.name())) {
-        execute(d.addColumn(table, col));
-      }
-    }
-    for (String old : existing) {
-      if (!wanted.contains(old)) {
-        execute(d.dropColumn(table, old));
-      }
-    }
-  }
-
-  private List<String> targetColumns(TableTarget t) throws SQLException {
-    List<String> names = new ArrayList<>();
-    String sql = "SELECT column_name FROM information_schema.columns WHERE table_schema = ? AND table_name = ?"
-        + " ORDER BY ordinal_position";
-    try (PreparedStatement ps = c.prepareStatement(sql)) {
-      ps.setString(1, t.database());
-      ps.setString(2, t.table());
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          names.add(rs.getString(1));
-        }
-      }
-    }
-    return names;
   }
 
   @Override

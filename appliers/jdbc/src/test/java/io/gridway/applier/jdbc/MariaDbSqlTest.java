@@ -20,7 +20,7 @@ class MariaDbSqlTest {
   void multiRowUpsertRepeatsTheValuesGroupBeforeTheUpdateClause() {
     String table = M.table("shop", "t");
     assertThat(M.upsertRows(table, T, 3)).isEqualTo("INSERT INTO `shop`.`t` (`id`, `v`) VALUES (?, ?), (?, ?), (?, ?)"
-        + " ON DUPLICATE KEY UPDATE `v` = VALUES(`v`)");
+        + " ON DUPLICATE KEY UPDATE `id` = IF(`id` <=> VALUES(`id`), `id`, NULL), `v` = VALUES(`v`)");
     assertThat(M.upsertRows(table, T, 1)).isEqualTo(M.upsert(table, T));
     assertThat(M.upsertRowsPerStatement(T)).isEqualTo(SqlDialect.MULTI_ROW_MAX);
     assertThat(SqlDialect.POSTGRESQL.upsertRowsPerStatement(T)).isEqualTo(1); // pgjdbc rewrites batches itself
@@ -28,11 +28,11 @@ class MariaDbSqlTest {
 
   @Test
   void temporalTextsArePaddedLikeTheServerPrintsThem() {
-    assertThat(SqlDialect.dateTimeText(LocalDateTime.of(5, 1, 2, 3, 4, 5, 7_000))).isEqualTo("0005-01-02 03:04:05.000007");
-    assertThat(SqlDialect.dateTimeText(LocalDateTime.of(9999, 12, 31, 23, 59, 59, 999_999_000)))
+    assertThat(ValueBinder.dateTimeText(LocalDateTime.of(5, 1, 2, 3, 4, 5, 7_000))).isEqualTo("0005-01-02 03:04:05.000007");
+    assertThat(ValueBinder.dateTimeText(LocalDateTime.of(9999, 12, 31, 23, 59, 59, 999_999_000)))
         .isEqualTo("9999-12-31 23:59:59.999999");
-    assertThat(SqlDialect.timeText(Duration.ofHours(-838).minusMinutes(59).minusSeconds(59).minusNanos(999_999_000)))
+    assertThat(ValueBinder.timeText(Duration.ofHours(-838).minusMinutes(59).minusSeconds(59).minusNanos(999_999_000)))
         .isEqualTo("-838:59:59.999999");
-    assertThat(SqlDialect.timeText(Duration.ofSeconds(61, 10_000))).isEqualTo("0:01:01.000010");
+    assertThat(ValueBinder.timeText(Duration.ofSeconds(61, 10_000))).isEqualTo("0:01:01.000010");
   }
 }

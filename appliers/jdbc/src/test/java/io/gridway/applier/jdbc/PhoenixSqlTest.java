@@ -70,7 +70,8 @@ class PhoenixSqlTest {
     TableSchema s = TableSchema.of("src", "shop", "t", List.of(Column.of("id", ColumnType.BIGINT).notNull(),
         Column.of("doc", ColumnType.JSON)), List.of("id"));
     assertThat(SqlDialect.MARIADB.upsert(SqlDialect.MARIADB.table("shop", "t"), s)).isEqualTo(
-        "INSERT INTO `shop`.`t` (`id`, `doc`) VALUES (?, ?) ON DUPLICATE KEY UPDATE `doc` = VALUES(`doc`)");
+        "INSERT INTO `shop`.`t` (`id`, `doc`) VALUES (?, ?) ON DUPLICATE KEY UPDATE `id` = IF(`id` <=> VALUES(`id`), `id`, NULL),"
+        + " `doc` = VALUES(`doc`)");
     assertThat(SqlDialect.POSTGRESQL.upsert(SqlDialect.POSTGRESQL.table("shop", "t"), s)).isEqualTo(
         "INSERT INTO \"shop\".\"t\" (\"id\", \"doc\") VALUES (?, CAST(? AS jsonb)) ON CONFLICT (\"id\") DO UPDATE SET"
             + " \"doc\" = EXCLUDED.\"doc\"");

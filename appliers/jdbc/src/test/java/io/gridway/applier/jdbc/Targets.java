@@ -47,9 +47,10 @@ final class Targets {
     return new Transaction(new Scn(scn), scn * 1_000_000, new SourcePosition.Generated(scn), "", list);
   }
 
+  /** The CREATE TABLE a MariaDB source would have logged for this schema (MariaDB targets replay it). */
   static ChangeEvent create(TableSchema s) {
-    return new ChangeEvent(s, Operation.SCHEMA_CHANGE, null, null, "CREATE TABLE " + s.table() + " (...)",
-        Scn.ZERO, 0, 0, "");
+    return new ChangeEvent(s, Operation.SCHEMA_CHANGE, null, null,
+        SqlDialect.MARIADB.createTable(SqlDialect.MARIADB.quote(s.table()), s), Scn.ZERO, 0, 0, "");
   }
 
   static ChangeEvent ddl(TableSchema s, String ddl) {

@@ -88,7 +88,8 @@ final class TypeRows {
         continue;
       }
       out.add(switch (c.type()) {
-        case TINYINT, SMALLINT, MEDIUMINT, INT, YEAR, BIT -> rs.getLong(p);
+        case TINYINT, SMALLINT, MEDIUMINT, INT, YEAR -> rs.getLong(p);
+        case BIT -> d == SqlDialect.POSTGRESQL ? Long.parseUnsignedLong(rs.getString(p), 2) : rs.getLong(p); // bit(n) text
         case BIGINT -> c.unsigned() ? rs.getBigDecimal(p).toBigIntegerExact() : (Object) rs.getLong(p);
         case DECIMAL -> rs.getBigDecimal(p).setScale(c.scale());
         case FLOAT -> rs.getFloat(p);

@@ -1,0 +1,178 @@
+package io.gridway.applier.jdbc;
+
+import io.gridway.core.event.ZeroDate;
+import io.gridway.core.schema.Column;
+import io.gridway.core.schema.ColumnType;
+import io.gridway.core.schema.TableSchema;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+
+/** PostgreSQL targets: double-quoted identifiers, {@code ON CONFLICT … DO UPDATE}, casts for jsonb and interval. */
+final class PostgresDialect extends SqlDialect {
+  @Override
+  public String name() {
+    return "postgresql";
+  }
+
+  @Override
+  public String quote(String identifier) {
+    return quoteWith(identifier, '"');
+  }
+
+  @Override
+  boolean transactionalDdl() {
+    return true;
+  }
+
+  @Override
+  String placeholder(Column c) {
+    return switch (c.type()) {
+      case JSON -> "CAST(? AS jsonb)";
+      case TIME -> "CAST(? AS interval)";
+      case BIT -> "CAST(? AS bit(" + c.length() + "))";
+      default -> "?";
+    };
+  }
+
+  @Override
+  String nullSafeEquals(String left, String right) {
+    return left + " IS NOT DISTINCT FROM " + right;
+  }
+
+  @Override
+  String upsert(String table, TableSchema schema) {
+    StringBuilder sql = new StringBuilder(insert(table, schema)).append(" ON CONFLICT (");
+    for (int k = 0; k < schema.keySize(); k++) {
+      sql.append(k > 0 ? ", " : "").append(quote(schema.primaryKey().get(k)));
+    }
+    sql.append(") DO ");
+    List<String> sets = new ArrayList<>();
+    for (Column c : schema.columns()) {
+      if (!schema.primaryKey().contains(c.name())) {
+        sets.add(quote(c.name()) + " = EXCLUDED." + quote(c.name()));
+      }
+    }
+    return sql.append(sets.isEmpty() ? "NOTHING" : "UPDATE SET " + String.join(", ", sets)).toString();
+  }
+
+  @Override
+  String deleteOneMatching(String table, TableSchema schema) {
+    return "DELETE FROM " + table + " WHERE ctid = (SELECT ctid FROM " + table + " WHERE " + keyPredicate(schema) + " LIMIT 1)";
+  }
+
+  @Override
+  String originUpsert() {
+    return "INSERT INTO " + quote("gridway_origin") + " (" + quote("origin") + ", " + quote("transactions") + ", "
+        + quote("updated_at") + ") VALUES (?, 1, ?) ON CONFLICT (" + quote("origin") + ") DO UPDATE SET "
+        + quote("transactions") + " = " + quote("gridway_origin") + "." + quote("transactions") + " + 1, "
+        + quote("updated_at") + " = EXCLUDED." + quote("updated_at");
+  }
+
+  @Override
+  String autoIdColumn() {
+    return quote("id") + " BIGSERIAL PRIMARY KEY";
+  }
+
+  @Override
+  String textType() {
+    return "TEXT";
+  }
+
+  @Override
+  String timestampType() {
+    return "TIMESTAMPTZ";
+  }
+
+  @Override
+  String columnType(Column c) {
+    return switch (c.type()) {
+      case TINYINT -> "SMALLINT";
+      case SMALLINT -> c.unsigned() ? "INTEGER" : "SMALLINT";
+      case MEDIUMINT -> "INTEGER";
+      case INT -> c.unsigned() ? "BIGINT" : "INTEGER";
+      case BIGINT -> c.unsigned() ? "NUMERIC(20)" : "BIGINT";
+      case DECIMAL -> "NUMERIC(" + c.precision() + "," + c.scale() + ")";
+      case FLOAT -> "REAL";
+      case DOUBLE -> "DOUBLE PRECISION";
+      case BIT -> "BIT(" + c.length() + ")"; // all n bits, as bits: BIT(64) all ones stays 64 ones
+      case CHAR, VARCHAR, TEXT, ENUM, SET -> "TEXT";
+      case JSON -> "JSONB";
+      case BINARY, VARBINARY, BLOB, GEOMETRY -> "BYTEA";
+      case DATE -> "DATE";
+      case TIME -> "INTERVAL";
+      case DATETIME -> "TIMESTAMP(" + c.scale() + ")";
+      case TIMESTAMP -> "TIMESTAMPTZ(" + c.scale() + ")";
+      case YEAR -> "SMALLINT";
+    };
+  }
+
+  @Override
+  ValueBinder binder() {
+    return BINDER;
+  }
+
+  /** Integers at the width of their target column; zero dates as NULL (PostgreSQL has none). */
+  private static final ValueBinder BINDER = new ValueBinder() {
+    @Override
+    int nullType(Column c) {
+      return sqlType(c);
+    }
+
+    @Override
+    void zeroDate(PreparedStatement ps, int i, Column c, ZeroDate zero) throws SQLException {
+      ps.setNull(i, sqlType(c));
+    }
+
+    @Override
+    void integer(PreparedStatement ps, int i, Column c, long l) throws SQLException {
+      if (c.type() == ColumnType.INT && !c.unsigned() || c.type() == ColumnType.MEDIUMINT
+          || c.type() == ColumnType.SMALLINT && c.unsigned()) {
+        ps.setInt(i, (int) l);
+      } else if (c.type() == ColumnType.BIT) {
+        ps.setString(i, bits(l, c.length()));
+      } else if (c.type() == ColumnType.TINYINT || c.type() == ColumnType.SMALLINT || c.type() == ColumnType.YEAR) {
+        ps.setShort(i, (short) l);
+      } else {
+        ps.setLong(i, l);
+      }
+    }
+
+    @Override
+    void temporal(PreparedStatement ps, int i, Column c, Object v) throws SQLException {
+      switch (c.type()) {
+        case TIME -> ps.setString(i, timeText((Duration) v));
+        case TIMESTAMP -> ps.setObject(i, ((Instant) v).atOffset(ZoneOffset.UTC));
+        default -> ps.setObject(i, v); // LocalDate, LocalDateTime
+      }
+    }
+  };
+
+  static int sqlType(Column c) {
+    return switch (c.type()) {
+      case TINYINT, SMALLINT, YEAR -> Types.SMALLINT;
+      case MEDIUMINT, INT -> c.unsigned() && c.type() == ColumnType.INT ? Types.BIGINT : Types.INTEGER;
+      case BIGINT -> c.unsigned() ? Types.NUMERIC : Types.BIGINT;
+      case BIT -> Types.VARCHAR;
+      case DECIMAL -> Types.NUMERIC;
+      case FLOAT -> Types.REAL;
+      case DOUBLE -> Types.DOUBLE;
+      case BINARY, VARBINARY, BLOB, GEOMETRY -> Types.BINARY;
+      case DATE -> Types.DATE;
+      case DATETIME -> Types.TIMESTAMP;
+      case TIMESTAMP -> Types.TIMESTAMP_WITH_TIMEZONE;
+      default -> Types.VARCHAR;
+    };
+  }
+
+  /** A BIT(n) value as PostgreSQL's bit-string text: n digits, the most significant first. */
+  static String bits(long value, int width) {
+    String digits = Long.toBinaryString(value);
+    return "0".repeat(Math.max(0, width - digits.length())) + digits;
+  }
+}

@@ -1,0 +1,92 @@
+package io.gridway.applier.jdbc;
+
+import static io.gridway.applier.jdbc.JdbcApplierIT.rows;
+import static io.gridway.applier.jdbc.Targets.batch;
+import static io.gridway.applier.jdbc.Targets.create;
+import static io.gridway.applier.jdbc.Targets.tx;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.gridway.applier.jdbc.JdbcApplierConfig.SchemaChangePolicy;
+import io.gridway.applier.jdbc.JdbcApplierConfig.UnfitValuePolicy;
+import io.gridway.applier.jdbc.Targets.Target;
+import io.gridway.consumer.BatchHandler;
+import io.gridway.core.event.ChangeEvent;
+import io.gridway.core.event.Row;
+import io.gridway.core.event.Scn;
+import io.gridway.core.schema.Column;
+import io.gridway.core.schema.ColumnType;
+import io.gridway.core.schema.TableSchema;
+import io.gridway.testkit.PrivatePostgres;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A value PostgreSQL cannot hold (NUL inside text) under each value policy: {@code park} keeps the rest of the batch
+ * and of the partition's tables going, parks the row and every later change of its key; {@code map} strips the NUL;
+ * {@code fail} stops with one line naming group, partition, SCN, table, column and key, classified FATAL (not retried).
+ */
+class UnfitValuesIT {
+  private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+
+  private static TableSchema t(String db) {
+    return TableSchema.of("src", db, "t", List.of(Column.of("id", ColumnType.BIGINT).notNull(),
+        Column.text("s", ColumnType.TEXT, "utf8mb4")), List.of("id"));
+  }
+
+  private static TableSchema other(String db) {
+    return TableSchema.of("src", db, "other", List.of(Column.of("id", ColumnType.BIGINT).notNull()), List.of("id"));
+  }
+
+  private JdbcApplier applier(Target t, UnfitValuePolicy policy) {
+    return new JdbcApplier(t.pool(), JdbcApplierConfig.of("g", t.dialect()).withSchemaChange(SchemaChangePolicy.APPLY)
+        .withUnfitValues(policy), null, new JdbcCheckpointStore(t.pool(), t.dialect(), Clock.systemUTC()), meters,
+        Clock.systemUTC());
+  }
+
+  @Test
+  void parkKeepsEverythingElseGoingAndParksTheKeysLaterChangesBehindIt() throws Exception {
+    try (Target t = Targets.postgres(PrivatePostgres.shared())) {
+      TableSchema s = t(t.database());
+      TableSchema o = other(t.database());
+      JdbcApplier applier = applier(t, UnfitValuePolicy.PARK);
+      applier.apply(batch(-1, tx(1, create(s), create(o)),
+          tx(2, ChangeEvent.insert(s, Row.of(s, 1L, "fine"), Scn.ZERO, 0, 0), ChangeEvent.insert(o, Row.of(o, 1L), Scn.ZERO, 0, 0)),
+          tx(3, ChangeEvent.insert(s, Row.of(s, 2L, "a\u0000b"), Scn.ZERO, 0, 0), ChangeEvent.insert(o, Row.of(o, 2L), Scn.ZERO, 0, 0)),
+          tx(4, ChangeEvent.update(s, Row.of(s, 2L, "a\u0000b"), Row.of(s, 2L, "later"), Scn.ZERO, 0, 0),
+              ChangeEvent.insert(s, Row.of(s, 3L, "also fine"), Scn.ZERO, 0, 0))));
+      assertThat(rows(t, "SELECT id, s FROM shop.t ORDER BY id")).containsExactly("1|fine", "3|also fine");
+      assertThat(rows(t, "SELECT id FROM shop.other ORDER BY id")).containsExactly("1", "2");
+      assertThat(rows(t, "SELECT scn, op, event_key, reason FROM gridway_dead_letter ORDER BY id")).satisfiesExactly(
+          first -> assertThat(first).startsWith("3|INSERT|id=2|group g partition 0 SCN 3 table " + t.database()
+              + ".t column s key id=2: SQLSTATE 22").doesNotContain("INSERT INTO"),
+          second -> assertThat(second).isEqualTo("4|UPDATE|id=2|behind an earlier parked change of the same key"));
+      // a later batch: the key is still parked (until the operator replays or discards its changes)
+      applier.apply(batch(-1, tx(5, ChangeEvent.delete(s, Row.of(s, 2L, "later"), Scn.ZERO, 0, 0),
+          ChangeEvent.insert(o, Row.of(o, 3L), Scn.ZERO, 0, 0))));
+      assertThat(rows(t, "SELECT count(*) FROM gridway_dead_letter")).containsExactly("3");
+      assertThat(rows(t, "SELECT id FROM shop.other ORDER BY id")).containsExactly("1", "2", "3");
+      assertThat(meters.counter("gridway.consumer.jdbc.parked").count()).isEqualTo(3);
+    }
+  }
+
+  @Test
+  void mapStripsTheNulAndFailStopsNamingThePlace() throws Exception {
+    try (Target t = Targets.postgres(PrivatePostgres.shared())) {
+      TableSchema s = t(t.database());
+      applier(t, UnfitValuePolicy.MAP).apply(batch(-1, tx(1, create(s)),
+          tx(2, ChangeEvent.insert(s, Row.of(s, 7L, "x\u0000y"), Scn.ZERO, 0, 0))));
+      assertThat(rows(t, "SELECT id, s FROM shop.t")).containsExactly("7|xy");
+      JdbcApplier failing = applier(t, UnfitValuePolicy.FAIL);
+      assertThatThrownBy(() -> failing.apply(batch(-1, tx(3, ChangeEvent.insert(s, Row.of(s, 8L, "\u0000"), Scn.ZERO, 0, 0)))))
+          .isInstanceOfSatisfying(UnfitValueException.class, e -> {
+            assertThat(e.getMessage()).contains("group g partition 0 SCN 3 table " + t.database() + ".t column s key id=8")
+                .doesNotContain("\n").hasSizeLessThan(400);
+            assertThat(failing.classify(e)).isEqualTo(BatchHandler.Failure.FATAL);
+          });
+      assertThat(rows(t, "SELECT id FROM shop.t")).containsExactly("7");
+    }
+  }
+}
