@@ -128,12 +128,17 @@ class TargetOutageIT {
             long scn = 10 + b;
             var next = batch(-1, tx(scn, ChangeEvent.insert(s, Row.of(s, b % 50, b), Scn.ZERO, 0, 0),
                 ChangeEvent.insert(log, Row.of(log, b), Scn.ZERO, 0, 0)));
-            while (true) { // what the consumer's lanes do: retry while the applier classifies the target as away
+            // what the consumer's lanes do: retry while the target is away (UNAVAILABLE, unbounded here) and a few
+            // times more for an ordinary failure (RETRY: a pooled connection that broke in the outage fails once
+            // after the target is back); stop on FATAL
+            for (int retries = 0; ; ) {
               try {
                 applier.apply(next);
                 break;
               } catch (Exception | AssertionError e) { // pgjdbc reports a dropped connection as an AssertionError under -ea
-                if (applier.classify(e) != io.gridway.consumer.BatchHandler.Failure.UNAVAILABLE) {
+                io.gridway.consumer.BatchHandler.Failure kind = applier.classify(e);
+                if (kind == io.gridway.consumer.BatchHandler.Failure.FATAL
+                    || kind == io.gridway.consumer.BatchHandler.Failure.RETRY && ++retries >= 5) {
                   throw e;
                 }
                 Thread.sleep(50); // the lanes' backoff
@@ -151,7 +156,8 @@ class TargetOutageIT {
       assertThat(writer).as("every failure during the outage is classified UNAVAILABLE").isNotDone();
       long duringOutage = applied.get();
       pg.start();
-      await().atMost(Duration.ofSeconds(90)).until(() -> applied.get() >= duringOutage + 50);
+      await().atMost(Duration.ofSeconds(90)).until(() -> applied.get() >= duringOutage + 50 || writer.isDone());
+      assertThat(writer).as("the writer resumed after the outage").isNotDone();
       done.set(true);
       writer.get();
       long batches = applied.get();
