@@ -1,5 +1,6 @@
 package io.gridway.fetcher.goldengate;
 
+import io.gridway.core.fetch.FetchBackoff;
 import io.gridway.core.event.SourcePosition;
 import io.gridway.core.fetch.Fetcher;
 import io.gridway.core.fetch.FetcherException;
@@ -157,7 +158,7 @@ public final class GoldenGateFetcher implements Fetcher {
     assembler = windows;
     SchemaDirectory schemas = new SchemaDirectory(Path.of(config.schemaDirectory()), source);
     UnitParser parser = UnitParser.of(config, schemas);
-    Backoff backoff = new Backoff(config.pollInterval());
+    FetchBackoff backoff = new FetchBackoff(Duration.ofMillis(5), config.pollInterval());
     long sequence = resume != null ? resume.sequence() : firstSequence(backoff);
     long offset = resume != null ? resume.rba() : 0;
     if (sequence < 0) {
@@ -183,7 +184,7 @@ public final class GoldenGateFetcher implements Fetcher {
   }
 
   /** Reads one file to its end and past it until the next file exists; false when closed. */
-  private boolean tail(RecordReader reader, long sequence, UnitParser parser, WindowAssembler windows, Backoff backoff)
+  private boolean tail(RecordReader reader, long sequence, UnitParser parser, WindowAssembler windows, FetchBackoff backoff)
       throws IOException, InterruptedException {
     Instant idleSince = null;
     while (!closing) {
@@ -231,7 +232,7 @@ public final class GoldenGateFetcher implements Fetcher {
   }
 
   /** Opens a file at an offset, waiting for it to appear; null when closed first. */
-  private RecordReader open(long sequence, long offset, Backoff backoff) throws InterruptedException {
+  private RecordReader open(long sequence, long offset, FetchBackoff backoff) throws InterruptedException {
     Path path = files.path(sequence);
     while (!closing) {
       try {
@@ -263,7 +264,7 @@ public final class GoldenGateFetcher implements Fetcher {
   }
 
   /** The configured first sequence, or the lowest present (waiting for one to appear); -1 when closed first. */
-  private long firstSequence(Backoff backoff) throws InterruptedException {
+  private long firstSequence(FetchBackoff backoff) throws InterruptedException {
     if (config.firstSequence() != null) {
       return config.firstSequence();
     }

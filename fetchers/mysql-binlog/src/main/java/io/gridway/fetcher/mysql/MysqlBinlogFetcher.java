@@ -1,5 +1,6 @@
 package io.gridway.fetcher.mysql;
 
+import io.gridway.core.fetch.FetchBackoff;
 import io.gridway.core.event.SourcePosition;
 import io.gridway.core.fetch.Fetcher;
 import io.gridway.core.fetch.FetcherException;
@@ -161,7 +162,7 @@ public final class MysqlBinlogFetcher implements Fetcher {
     InformationSchema informationSchema = new InformationSchema(jdbc);
     TableRegistry tables = new TableRegistry(TableFilter.of(config.include(), config.exclude()), schemas, informationSchema);
     SchemaChanges ddl = new SchemaChanges(tables, schemas, informationSchema);
-    Backoff backoff = new Backoff(config.reconnectBackoffMax());
+    FetchBackoff backoff = new FetchBackoff(Duration.ofMillis(100), config.reconnectBackoffMax());
     ResumePoint resume = resumeAfter;
     boolean reconnecting = false;
     String lastFailure = null;

@@ -1,5 +1,6 @@
 package io.gridway.fetcher.mysql;
 
+import io.gridway.core.fetch.FetchBackoff;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -117,7 +118,7 @@ class ConfigAndPartsTest {
 
   @Test
   void backoffDoublesUpToItsCapAndResets() {
-    Backoff backoff = new Backoff(Duration.ofMillis(500));
+    FetchBackoff backoff = new FetchBackoff(Duration.ofMillis(100), Duration.ofMillis(500));
     assertThat(List.of(backoff.next(), backoff.next(), backoff.next(), backoff.next(), backoff.next()))
         .containsExactly(Duration.ofMillis(100), Duration.ofMillis(200), Duration.ofMillis(400), Duration.ofMillis(500),
             Duration.ofMillis(500));
