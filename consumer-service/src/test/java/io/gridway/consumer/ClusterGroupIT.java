@@ -119,8 +119,7 @@ class ClusterGroupIT {
         await().atMost(Duration.ofSeconds(45)).untilAsserted(() -> assertThat(counts())
             .containsExactlyInAnyOrderEntriesOf(Map.of("m1", 2L, "m2", 2L, "m3", 2L)));
         assertThat(controller.isLeader()).isTrue();
-        await().atMost(Duration.ofSeconds(20)).until(() -> history.values().stream()
-            .allMatch(s -> s.stream().anyMatch(step -> step.kind().equals("window"))));
+        await().atMost(Duration.ofSeconds(20)).until(() -> history.values().stream().allMatch(ClusterGroupIT::hasWindow));
 
         Member leaving = members.remove(0);
         List<Integer> moved = leaders.entrySet().stream().filter(e -> e.getValue().equals(leaving.name)).map(Map.Entry::getKey).toList();
@@ -151,6 +150,13 @@ class ClusterGroupIT {
           m.close();
         }
       }
+    }
+  }
+
+  /** Members append to the synchronized list while we look: iterate it under its lock. */
+  private static boolean hasWindow(List<Step> steps) {
+    synchronized (steps) {
+      return steps.stream().anyMatch(step -> step.kind().equals("window"));
     }
   }
 
