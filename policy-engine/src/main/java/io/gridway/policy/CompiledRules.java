@@ -55,6 +55,16 @@ final class CompiledRules {
   }
 
   TablePlan plan(TableSchema schema) throws RuleException {
+    return plan(schema, false);
+  }
+
+  /**
+   * The plan of a table version. With {@code lazyPartition}, a partition rule that does not fit the
+   * table (a value map's column missing, as in the placeholder schema of a DROP TABLE) does not fail
+   * the plan: only a row event, which needs a partition, fails — TRUNCATE and DDL go to every
+   * partition and never need one.
+   */
+  TablePlan plan(TableSchema schema, boolean lazyPartition) throws RuleException {
     Selection selection = selection(schema);
     if (!selection.included()) {
       return new TablePlan(selection, null, null, null, null);
@@ -68,9 +78,16 @@ final class CompiledRules {
     } else {
       RuleSpec.Body body = partition.body();
       if (body instanceof RuleSpec.KeyHashPartition k) {
-        partitioner = Partitioner.KeyHash.compile(partition, k, schema);
+        partitioner = Partitioner.KeyHash.compile(k.buckets(), k.offset(), schema);
       } else if (body instanceof RuleSpec.ValuePartition v) {
-        partitioner = Partitioner.ByValue.compile(partition, v, schema);
+        try {
+          partitioner = Partitioner.ByValue.compile(partition, v, schema);
+        } catch (RuleException e) {
+          if (!lazyPartition) {
+            throw e;
+          }
+          partitioner = new Partitioner.Unusable(failure(e, schema));
+        }
       } else {
         partitioner = new Partitioner.Fixed(((RuleSpec.FixedPartition) body).partition(), "the rule's fixed partition");
       }

@@ -43,9 +43,23 @@ final class Explainer {
       out = plan.transform().apply(event);
       steps.add("columns rule '" + plan.transformRule() + "': " + (plan.transform().effects().isEmpty() ? "no change" : String.join("; ", plan.transform().effects())));
     }
-    int partition = plan.partitioner().partition(event);
-    out = out.partition() == partition ? out : out.withPartition(partition);
-    steps.add("partition " + partition + ": " + (plan.partitionRule() == null ? "" : "rule '" + plan.partitionRule() + "', ") + plan.partitioner().describe());
+    String rule = plan.partitionRule() == null ? "" : "rule '" + plan.partitionRule() + "', ";
+    if (FetchPolicy.isBarrier(event.op())) {
+      int n = policy.fetch().partitions();
+      steps.add("partitions 0.." + (n - 1) + ": " + event.op() + " goes to every partition (a barrier each partition's stream carries at its SCN)");
+      out = out.partition() == 0 ? out : out.withPartition(0);
+    } else {
+      int partition = FetchPolicy.partition(plan.partitioner(), event);
+      int old = FetchPolicy.movedFrom(plan.partitioner(), event, partition);
+      out = out.partition() == partition ? out : out.withPartition(partition);
+      if (old >= 0) {
+        steps.add("partition " + old + " → " + partition + ": " + rule + plan.partitioner().describe()
+            + "; the update moves the row, so it is published as a DELETE of the old image in partition " + old
+            + " and an INSERT of the new image in partition " + partition + " (each key's history stays in its partition)");
+      } else {
+        steps.add("partition " + partition + ": " + rule + plan.partitioner().describe());
+      }
+    }
     TableTarget target = apply.target();
     steps.add("route: " + event.schema().qualifiedName() + " → " + target.qualifiedName() + (target.rule() == null ? " (no route rule)" : " (rule '" + target.rule() + "')"));
     ConflictRule conflict = apply.conflict();

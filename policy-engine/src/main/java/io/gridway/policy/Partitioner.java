@@ -1,6 +1,5 @@
 package io.gridway.policy;
 
-import io.gridway.core.event.ChangeEvent;
 import io.gridway.core.event.Row;
 import io.gridway.core.schema.Column;
 import io.gridway.core.schema.TableSchema;
@@ -11,26 +10,39 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Chooses the partition of an event of one table version, from the source event (before any column
+ * Chooses the partition of a row image of one table version, from the source row (before any column
  * transform, so that masking a column never moves rows between partitions). Implementations are
  * immutable and thread-safe.
+ *
+ * <p>Which images decide, and what happens to events without one, is {@link FetchPolicy}'s job: an
+ * INSERT goes where its after image goes, a DELETE where its before image goes, an UPDATE whose two
+ * images go to different partitions is split into a DELETE and an INSERT, and TRUNCATE and DDL go
+ * to every partition (see the README, "Routing of every event kind").
  */
 interface Partitioner {
-  int partition(ChangeEvent event);
+  /** The partition of a row image. */
+  int partition(Row row);
+
+  /**
+   * Whether two images of one row certainly go to the same partition: true when the values this
+   * partitioner reads are equal, which spares an UPDATE that keeps its key a second hash. False
+   * means "compute both", not "they differ".
+   */
+  boolean samePartition(Row before, Row after);
 
   /** What it does, for explanations. */
   String describe();
 
-  /** The image that decides: the after image, or the before image of a DELETE; null for TRUNCATE and DDL. */
-  static Row decidingRow(ChangeEvent e) {
-    return e.after() != null ? e.after() : e.before();
-  }
-
   /** Every event to one partition: "partition by table list", and the policy's default. */
   record Fixed(int partition, String why) implements Partitioner {
     @Override
-    public int partition(ChangeEvent event) {
+    public int partition(Row row) {
       return partition;
+    }
+
+    @Override
+    public boolean samePartition(Row before, Row after) {
+      return true;
     }
 
     @Override
@@ -39,10 +51,42 @@ interface Partitioner {
     }
   }
 
+  /** A partition rule that does not fit this table version: row events fail, TRUNCATE and DDL need no partitioner. */
+  record Unusable(PolicySchemaException failure) implements Partitioner {
+    @Override
+    public int partition(Row row) {
+      throw failure;
+    }
+
+    @Override
+    public boolean samePartition(Row before, Row after) {
+      return true;
+    }
+
+    @Override
+    public String describe() {
+      return "unusable: " + failure.getMessage();
+    }
+  }
+
+  /**
+   * A table without a primary key under a key-hash rule: all its rows go to one partition, {@code
+   * offset + xxHash64(canonical bytes of (database, table)) mod buckets}, so that their order is kept
+   * (no key identifies a row, so no other split keeps the order of its changes) and keyless tables
+   * still spread over the partitions. The table name is hashed with {@link KeyEncoding}'s string
+   * encoding, so an operator can compute the partition like a key's.
+   */
+  static Fixed byTableName(TableSchema schema, int buckets, int offset) {
+    long hash = XxHash64.hash(KeyEncoding.encode(java.util.List.of(schema.database(), schema.table())));
+    int partition = offset + (int) Long.remainderUnsigned(hash, buckets);
+    return new Fixed(partition, "no primary key: the partition of the table name's hash mod " + buckets
+        + (offset == 0 ? "" : " + " + offset) + ", so its rows keep their order");
+  }
+
   /**
    * {@code offset + xxHash64(canonical key bytes) mod buckets} (unsigned remainder): see {@link
-   * KeyEncoding} and {@link XxHash64}. Events without a row (TRUNCATE, DDL) go to {@code offset}.
-   * An UPDATE that changes the key goes to the partition of its new key.
+   * KeyEncoding} and {@link XxHash64}. A table without a primary key gets {@link #byTableName}
+   * instead, and one bucket is {@link Fixed} (nothing to hash).
    */
   final class KeyHash implements Partitioner {
     private final int buckets;
@@ -55,19 +99,29 @@ interface Partitioner {
       this.keyIndexes = keyIndexes;
     }
 
-    static KeyHash compile(RuleSpec rule, RuleSpec.KeyHashPartition spec, TableSchema schema) throws RuleException {
-      if (!schema.hasPrimaryKey()) {
-        throw new RuleException(rule, spec.loc(), schema.qualifiedName() + " has no primary key to hash; partition it by table (to) or by a column");
+    static Partitioner compile(int buckets, int offset, TableSchema schema) {
+      if (buckets == 1) {
+        return new Fixed(offset, "key hash mod 1" + (offset == 0 ? "" : " + " + offset));
       }
-      return new KeyHash(spec.buckets(), spec.offset(), schema.keyIndexes());
+      if (!schema.hasPrimaryKey()) {
+        // A DROP TABLE's placeholder, a keyless table: never a reason to stop the relay (issue 16).
+        return byTableName(schema, buckets, offset);
+      }
+      return new KeyHash(buckets, offset, schema.keyIndexes());
     }
 
     @Override
-    public int partition(ChangeEvent event) {
-      Row row = Partitioner.decidingRow(event);
-      if (row == null) {
-        return offset;
+    public boolean samePartition(Row before, Row after) {
+      for (int index : keyIndexes) {
+        if (!java.util.Objects.equals(before.get(index), after.get(index))) {
+          return false;
+        }
       }
+      return true;
+    }
+
+    @Override
+    public int partition(Row row) {
       long hash = keyIndexes.length == 1 && row.get(keyIndexes[0]) instanceof Long id
           ? XxHash64.hashTaggedLong(0x01, id)
           : XxHash64.hash(KeyEncoding.encode(row, keyIndexes));
@@ -81,8 +135,7 @@ interface Partitioner {
   }
 
   /**
-   * By one column's value through a map; values not in it, NULL, and events without a row go to the
-   * default. Map keys are converted once to the column's type, so the lookup is a hash-map probe.
+   * By one column's value through a map; values not in it and NULL go to the default. Map keys are converted once to the column's type, so the lookup is a hash-map probe.
    */
   final class ByValue implements Partitioner {
     private final int column;
@@ -133,9 +186,13 @@ interface Partitioner {
     }
 
     @Override
-    public int partition(ChangeEvent event) {
-      Row row = Partitioner.decidingRow(event);
-      Object value = row == null ? null : row.get(column);
+    public boolean samePartition(Row before, Row after) {
+      return java.util.Objects.equals(before.get(column), after.get(column));
+    }
+
+    @Override
+    public int partition(Row row) {
+      Object value = row.get(column);
       if (value == null) {
         return fallback;
       }

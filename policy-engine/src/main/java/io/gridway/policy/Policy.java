@@ -25,12 +25,14 @@ import java.util.TreeMap;
 public final class Policy {
   private final CompiledRules rules;
   private final FetchPolicy fetch;
+  private final SchemaCache<TablePlan> plans = new SchemaCache<>();
+  private volatile FetchPolicy sized; // the last fetch(n) asked for: a relay asks for one size only
   private final RowFilter subscription;
   private final ApplyPolicy apply;
 
   Policy(CompiledRules rules) {
     this.rules = rules;
-    this.fetch = new FetchPolicy(rules);
+    this.fetch = new FetchPolicy(rules, plans, partitionsUsed());
     this.subscription = new RowFilter(rules);
     this.apply = new ApplyPolicy(rules);
   }
@@ -57,9 +59,30 @@ public final class Policy {
     return rules.spec().origin();
   }
 
-  /** The relay's fetch stage: selection, predicates, column transforms, partitioning, origin. */
+  /**
+   * The relay's fetch stage: selection, predicates, column transforms, partitioning, origin. TRUNCATE
+   * and DDL go to every partition the policy uses ({@link #partitionsUsed()}).
+   */
   public FetchPolicy fetch() {
     return fetch;
+  }
+
+  /**
+   * The fetch stage for a source of {@code sourcePartitions} partitions: as {@link #fetch()}, with
+   * TRUNCATE and DDL copied to every partition the source has (or the policy uses, if more). Shares
+   * {@link #fetch()}'s per-table plans.
+   */
+  public FetchPolicy fetch(int sourcePartitions) {
+    int n = Math.max(sourcePartitions, fetch.partitions());
+    if (n == fetch.partitions()) {
+      return fetch;
+    }
+    FetchPolicy f = sized;
+    if (f == null || f.partitions() != n) {
+      f = new FetchPolicy(rules, plans, n);
+      sized = f;
+    }
+    return f;
   }
 
   /** A subscriber's filter: selection and predicates, evaluated per event. */

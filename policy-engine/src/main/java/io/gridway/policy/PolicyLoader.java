@@ -37,6 +37,24 @@ public final class PolicyLoader {
     return new PolicyLoader(List.of(), System::getenv);
   }
 
+  /**
+   * The fetch policy of a relay without policy files (README: "by default a hash of the primary
+   * key"): every table partitioned by primary-key hash mod {@code partitions} — a keyless table by
+   * its name's hash, TRUNCATE and DDL to every partition, key moves split — and nothing filtered.
+   */
+  public static Policy keyHashDefault(int partitions) {
+    if (partitions < 1 || partitions > 65536) {
+      throw new IllegalArgumentException("partitions must be 1..65536, not " + partitions);
+    }
+    String text = "name: default-key-hash\nversion: 1\ndescription: primary-key hash over the source's partitions\n"
+        + "rules:\n  - name: key-hash\n    partition: {key-hash: " + partitions + "}\n";
+    try {
+      return create().parse("(default: key hash over " + partitions + " partitions)", text);
+    } catch (PolicyException e) {
+      throw new IllegalStateException("the built-in default policy does not load: " + e.getMessage(), e);
+    }
+  }
+
   /** This loader, also checking rules against these table versions. */
   public PolicyLoader withSchemas(List<TableSchema> known) {
     List<TableSchema> all = new ArrayList<>(schemas);

@@ -241,12 +241,6 @@ class BadPolicyTest {
   }
 
   @Test
-  void keyHashOfATableWithoutKeyIsRejected() {
-    assertThat(errors("name: p\nversion: 1\nrules:\n  - name: k\n    tables: [shop.audit_log]\n    partition: {key-hash: 4}\n"))
-        .containsExactly("bad.yaml:6:27: rule 'k' (partition): shop.audit_log has no primary key to hash; partition it by table (to) or by a column");
-  }
-
-  @Test
   void shapeErrorsNameWhatWasExpected() {
     assertThat(errors("name: p\nversion: 1\ninclude: {a: b}\n"))
         .containsExactly("bad.yaml:3:10: include must be a list of strings; found a mapping");

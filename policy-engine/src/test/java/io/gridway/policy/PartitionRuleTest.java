@@ -56,7 +56,7 @@ class PartitionRuleTest {
     Policy p = policy("name: p\nversion: 1\nrules:\n  - name: k\n    tables: [shop.orders, shop.customers]\n    partition: {key-hash: 16}\n");
     assertThat(p.fetch().apply(Fixtures.delete(order(42, "PAID", 1L))).partition()).isEqualTo(6);
     assertThat(p.fetch().apply(Fixtures.update(order(42, "NEW", 1L), order(42, "PAID", 2L))).partition()).isEqualTo(6);
-    assertThat(p.fetch().apply(Fixtures.truncate(Fixtures.ORDERS)).partition()).isEqualTo(0);
+    // TRUNCATE and DDL go to every partition: RoutingTest
   }
 
   @Test
