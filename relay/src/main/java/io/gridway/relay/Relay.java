@@ -87,7 +87,8 @@ public final class Relay implements AutoCloseable {
     this.positions = storage == null ? null
         : new PositionRecorder(storage, previous, config.replay(), clock, buffer::evictedThroughScn);
     SchemaRegistry schemas = listener.schemas; // the HTTP side answers schema requests from the same registry
-    this.publisher = new Publisher(source.id(), buffer, schemas, policies.active(), positions);
+    this.publisher = new Publisher(source.id(), buffer, schemas, policies.active(), positions, source.partitions(),
+        source.routedByDefault());
     this.publishQueue = new PublishQueue(source.id(), publisher, PUBLISH_QUEUE_BYTES);
     this.fetcher = source.newFetcher(clock);
     PrometheusMeterRegistry metrics = listener.metrics;

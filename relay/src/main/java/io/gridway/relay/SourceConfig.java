@@ -18,8 +18,8 @@ import java.util.regex.Pattern;
  *
  * @param id the source id (in URLs and schemas): letters, digits, '.', '_', '-', at most 64; by default the one the
  *     fetcher's settings imply ({@code mysql.source}), which it must then equal
- * @param partitions how many partitions events are spread over (0..partitions-1); the fetch policy's partition
- *     rules must stay below it
+ * @param partitions how many partitions events are spread over (0..partitions-1): without policy files, by
+ *     primary-key hash; the fetch policy's partition rules must stay below it. TRUNCATE and DDL go to every one
  * @param type the fetcher's type
  * @param settings the fetcher's settings record (its README lists the keys), or null when it takes none
  */
@@ -62,6 +62,15 @@ public record SourceConfig(String id, Integer partitions, String type, Object se
   /** The settings if they are of {@code settingsType} (the source is of that fetcher's type), else null. */
   public <S> S settings(Class<S> settingsType) {
     return settingsType.isInstance(settings) ? settingsType.cast(settings) : null;
+  }
+
+  /**
+   * Whether the relay routes this source's changes by primary-key hash over {@link #partitions} when no policy file
+   * is configured: yes for a real source (its fetcher leaves everything in partition 0); the synthetic source
+   * assigns its partitions itself (a hash of the generated id).
+   */
+  boolean routedByDefault() {
+    return !"synthetic".equals(type);
   }
 
   /** The fetcher this config describes, not yet started. */

@@ -75,14 +75,15 @@ public final class ActivePolicies {
   }
 
   /**
-   * The transaction as the policies in force publish it, or null when nothing is left (the caller
-   * still advances the SCN and the position). Throws what the policy engine throws (a table the
-   * policy no longer fits).
+   * The transaction as the policies in force publish it for a source of {@code partitions}
+   * partitions (TRUNCATE and DDL go to each), or null when nothing is left (the caller still
+   * advances the SCN and the position). Throws what the policy engine throws (a table the policy no
+   * longer fits).
    */
-  public static Transaction apply(List<Policy> policies, Transaction tx) {
+  public static Transaction apply(List<Policy> policies, Transaction tx, int partitions) {
     Transaction out = tx;
     for (int i = 0, n = policies.size(); i < n && out != null; i++) {
-      out = policies.get(i).fetch().apply(out);
+      out = policies.get(i).fetch(partitions).apply(out);
     }
     return out;
   }

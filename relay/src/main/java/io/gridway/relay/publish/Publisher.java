@@ -8,7 +8,9 @@ import io.gridway.core.fetch.FetcherException;
 import io.gridway.core.fetch.TransactionSink;
 import io.gridway.core.schema.TableSchema;
 import io.gridway.core.wire.FrameEncoder;
+import io.gridway.policy.FetchPolicy;
 import io.gridway.policy.Policy;
+import io.gridway.policy.PolicyLoader;
 import io.gridway.relay.buffer.EventBuffer;
 import io.gridway.relay.buffer.WindowTooLargeException;
 import io.gridway.relay.policy.ActivePolicies;
@@ -24,8 +26,9 @@ import org.slf4j.LoggerFactory;
  * END_OF_WINDOW frame straight into the buffer's off-heap memory (no intermediate copy) and publishes
  * it atomically. The buffer evicts rather than blocks, so {@link #accept} never waits for readers.
  *
- * <p>Before encoding, the fetch policies in force (read once per transaction, so a reloaded policy
- * applies from a window boundary) filter, transform and partition the transaction; a transaction they
+ * <p>Before encoding, the fetch policies in force (without policy files: the built-in primary-key hash
+ * over {@code source.partitions}, see policy-engine's README, "Routing of every event kind"), read once per transaction, so a reloaded policy
+ * applies from a window boundary, filter, transform and partition the transaction; a transaction they
  * drop entirely still advances the buffer's processed SCN, so heartbeats carry the progress. After a
  * window is in the buffer its position goes to the {@link PositionRecorder}, and so does a heartbeat's
  * that advances the processed SCN (with the position the fetcher gave it). A transaction whose SCN
@@ -49,6 +52,8 @@ public final class Publisher implements TransactionSink {
   private final FrameEncoder encoder = new FrameEncoder();
 
   private final ActivePolicies policies;
+  private final int partitions;
+  private final FetchPolicy defaultRouting; // without policy files; null for one partition (nothing to route)
   private final PositionRecorder positions;
 
   private volatile SourcePosition position;
@@ -62,13 +67,25 @@ public final class Publisher implements TransactionSink {
     this(sourceId, buffer, schemas, ActivePolicies.none(), null);
   }
 
-  /** {@code positions} may be null (no position file). */
+  /** One partition; {@code positions} may be null (no position file). */
   public Publisher(String sourceId, EventBuffer buffer, SchemaRegistry schemas, ActivePolicies policies, PositionRecorder positions) {
+    this(sourceId, buffer, schemas, policies, positions, 1, false);
+  }
+
+  /**
+   * {@code partitions} is {@code source.partitions}: TRUNCATE and DDL are copied to each of them under any
+   * policy, and with {@code routeByDefault}, without policy files, every change is routed by the built-in
+   * primary-key hash over them ({@link PolicyLoader#keyHashDefault}). {@code positions} may be null.
+   */
+  public Publisher(String sourceId, EventBuffer buffer, SchemaRegistry schemas, ActivePolicies policies, PositionRecorder positions,
+      int partitions, boolean routeByDefault) {
     this.sourceId = sourceId;
     this.buffer = buffer;
     this.schemas = schemas;
     this.policies = policies;
     this.positions = positions;
+    this.partitions = partitions;
+    this.defaultRouting = partitions == 1 || !routeByDefault ? null : PolicyLoader.keyHashDefault(partitions).fetch();
   }
 
   @Override
@@ -113,11 +130,11 @@ public final class Publisher implements TransactionSink {
 
   private Transaction filtered(Transaction tx) {
     List<Policy> current = policies.forWindow(tx.scn().value()); // records from which SCN a new version applies
-    if (current.isEmpty()) {
-      return tx;
-    }
     try {
-      return ActivePolicies.apply(current, tx);
+      if (current.isEmpty()) {
+        return defaultRouting == null ? tx : defaultRouting.apply(tx);
+      }
+      return ActivePolicies.apply(current, tx, partitions);
     } catch (RuntimeException e) {
       FetcherException fatal = new FetcherException("source " + sourceId + ": the fetch policy cannot process transaction "
           + tx.scn() + ": " + e.getMessage() + "; correct the policy file (it is reloaded) and restart the relay", e);
