@@ -37,10 +37,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * BinlogBenchmark} so the figures compare; they are repeated here because that class is private test
  * code of a module without a test-jar (see relay/README.md).
  *
- * <p>{@code ../mvnw -B -q -Pbench-binlog test-compile exec:exec [-Dbench.rows=480000 -Dbench.rounds=3]}
+ * <p>{@code ../mvnw -B -q -Pbench-binlog test-compile exec:exec [-Dbench.rows=480000 -Dbench.rounds=3
+ * -Dbench.jvmArgs=-Dbench.partitions=4]}
  */
 public final class RelayBinlogBenchmark {
   private static final int TABLES = 3;
+  /** source.partitions of the relay under test ({@code -Dbench.jvmArgs=-Dbench.partitions=4}): above 1 the default key-hash routing runs. */
+  private static final int PARTITIONS = Integer.getInteger("bench.partitions", 1);
 
   private RelayBinlogBenchmark() {}
 
@@ -101,6 +104,7 @@ public final class RelayBinlogBenchmark {
       throws Exception {
     String yaml = """
         source:
+          partitions: %d
           mysql:
             source: bench
             host: %s
@@ -116,7 +120,7 @@ public final class RelayBinlogBenchmark {
         http:
           port: 0
           ioThreads: 1
-        """.formatted(db.host(), db.port(), db.replicationUser(), password, start[0], start[1], database);
+        """.formatted(PARTITIONS, db.host(), db.port(), db.replicationUser(), password, start[0], start[1], database);
     releaseDirectMemory();
     long built = System.nanoTime();
     try (Relay relay = new Relay(RelayConfig.parse(yaml, "bench"), Clock.systemUTC())) {
