@@ -25,8 +25,12 @@ import java.util.Objects;
  *
  * <p>"Round-robin" spreads by a mix of the SCN rather than by a counter, so that the assignment of a
  * window is the same in every run (see the {@link Partitioner} contract). TRUNCATE and SCHEMA_CHANGE
- * events act on a whole table; the dispatcher applies windows holding them on their own, after every
- * earlier batch and before every later one, whatever the strategy.
+ * events act on a whole table, and an UPDATE that changes a primary key acts on two rows, which {@link
+ * #keyHash()} may put on two lanes; with more than one lane the dispatcher applies windows holding any of
+ * them on their own, after every earlier batch and before every later one, whatever the strategy — so a
+ * key move never lets one lane overtake the old key's history or the new key's. (The relay already splits a
+ * move between relay partitions into a DELETE and an INSERT, which key-hash puts on each key's own lane
+ * without a barrier; see docs/partitioning.md.)
  */
 public final class Partitioners {
   private Partitioners() {}
