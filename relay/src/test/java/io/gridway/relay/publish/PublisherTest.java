@@ -75,6 +75,23 @@ class PublisherTest {
   }
 
   @Test
+  void withoutPolicyFilesRowsAreRoutedByKeyHashAndTruncateReachesEveryPartition() {
+    EventBuffer buffer = buffer(0);
+    Publisher publisher = new Publisher("s", buffer, new SchemaRegistry(), ActivePolicies.none(), null, 4, true);
+    publisher.accept(tx(5, KEEP, 40, 1)); // 40 keys, all in partition 0 as the binlog fetcher leaves them
+    assertThat(List.of(0, 1, 2, 3)).allSatisfy(p -> assertThat(buffer.newestScn(p)).isEqualTo(5));
+    publisher.accept(new Transaction(new Scn(6), 6, new SourcePosition.Generated(6), "",
+        List.of(new ChangeEvent(KEEP, io.gridway.core.event.Operation.TRUNCATE, null, null, null, new Scn(6), 6, 0, ""))));
+    assertThat(List.of(0, 1, 2, 3)).allSatisfy(p -> assertThat(buffer.newestScn(p)).isEqualTo(6));
+    assertThat(buffer.eventsPublished()).isEqualTo(40 + 4);
+
+    EventBuffer synthetic = buffer(0); // a source that assigns its own partitions is left alone
+    new Publisher("s", synthetic, new SchemaRegistry(), ActivePolicies.none(), null, 4, false).accept(tx(5, KEEP, 40, 1));
+    assertThat(synthetic.newestScn(0)).isEqualTo(5);
+    assertThat(synthetic.newestScn(1)).isEqualTo(-1);
+  }
+
+  @Test
   void aHeartbeatWithAPositionMovesThePositionFileOnlyWhenItAdvancesTheScn() throws Exception {
     EventBuffer buffer = buffer(0);
     PositionFile file = new PositionFile(dir.resolve("pos.json"));
