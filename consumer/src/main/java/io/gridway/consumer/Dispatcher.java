@@ -1,8 +1,6 @@
 package io.gridway.consumer;
 
 import io.gridway.consumer.partition.Partitioner;
-import io.gridway.core.event.Operation;
-import io.gridway.core.wire.WireFormat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -238,12 +236,10 @@ final class Dispatcher implements Runnable {
     return hasTableWideEvent(data) || data.changesAKey();
   }
 
-  /** TRUNCATE or SCHEMA_CHANGE, read from the operation byte at its fixed offset without decoding. */
+  /** TRUNCATE or SCHEMA_CHANGE anywhere in the window. */
   static boolean hasTableWideEvent(WindowData data) {
-    byte[] frames = data.frames();
     for (int i = 0; i < data.eventCount(); i++) {
-      int op = frames[data.eventOffset(i) + WireFormat.HEADER_SIZE + WireFormat.EVENT_OP];
-      if (op == Operation.TRUNCATE.code() || op == Operation.SCHEMA_CHANGE.code()) {
+      if (data.actsOnWholeTable(i)) {
         return true;
       }
     }

@@ -68,6 +68,24 @@ public final class Window {
     return data.decodeEvent(eventIndexes == null ? i : eventIndexes[i]);
   }
 
+  /**
+   * Whether the i-th event acts on a whole table (TRUNCATE or SCHEMA_CHANGE), read without decoding it: an applier
+   * over several partitions orders such events across them.
+   */
+  public boolean actsOnWholeTable(int i) {
+    return data.actsOnWholeTable(eventIndexes == null ? i : eventIndexes[i]);
+  }
+
+  /** Whether any event of this window (or part) acts on a whole table. */
+  public boolean actsOnWholeTables() {
+    for (int i = 0; i < eventCount(); i++) {
+      if (actsOnWholeTable(i)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The i-th event's index in the whole transaction. */
   public int transactionIndex(int i) {
     return eventIndexes == null ? i : eventIndexes[i];

@@ -1,6 +1,8 @@
 package io.gridway.consumer;
 
 import io.gridway.core.event.ChangeEvent;
+import io.gridway.core.event.Operation;
+import io.gridway.core.wire.WireFormat;
 
 /**
  * A window as the puller received it: its EVENT frames and END_OF_WINDOW frame, copied once out of the
@@ -90,6 +92,12 @@ final class WindowData {
       }
     }
     return changesKey == 2;
+  }
+
+  /** Whether the event at {@code index} is a TRUNCATE or SCHEMA_CHANGE, read from its operation byte without decoding. */
+  boolean actsOnWholeTable(int index) {
+    int op = frames[eventOffsets[index] + WireFormat.HEADER_SIZE + WireFormat.EVENT_OP];
+    return op == Operation.TRUNCATE.code() || op == Operation.SCHEMA_CHANGE.code();
   }
 
   ChangeEvent decodeEvent(int index) {

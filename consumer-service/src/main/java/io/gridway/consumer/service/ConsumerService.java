@@ -82,12 +82,11 @@ public final class ConsumerService implements AutoCloseable {
     ConsumerConfig checked = !config.isClustered() ? config.consumer()
         : config.consumer().withPartitions(IntStream.range(0, config.cluster().partitions()).boxed().toList());
     ZkConfig zk = config.isClustered() ? config.cluster().zkConfig() : null;
-    retry.run("consumer: relays " + checked.relays(), () -> {
-      RelayPreflight.check(checked, Duration.ofSeconds(3));
-      return null;
-    });
+    int served = retry.run("consumer: relays " + checked.relays(), () -> RelayPreflight.check(checked, Duration.ofSeconds(3)));
+    // the source's partitions: a relay lists all of them; in a cluster the group has one per source partition
+    int sourcePartitions = served > 0 ? served : Math.max(1, checked.partitions().size());
     Applier applier = retry.run("consumer: applier " + config.applier().type(),
-        () -> StartErrors.open(config.applier(), new ApplierContext(checked, meters)));
+        () -> StartErrors.open(config.applier(), new ApplierContext(checked, meters, sourcePartitions)));
     // an applier such as jdbc keeps checkpoints in the target, in the data's transactions
     CheckpointStore store = applier.checkpointStore().orElseGet(() -> zk != null
         ? ZkCheckpointStore.open(zk, config.cluster().name(), Clock.systemUTC())

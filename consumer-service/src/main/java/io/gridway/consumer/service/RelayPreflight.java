@@ -36,9 +36,9 @@ final class RelayPreflight {
    * no relay answers yet (refused, timed out, 503 while it starts or refills): that may pass, and {@link StartRetry}
    * retries it. With discovery there is nothing to check here: relays are found in the cluster and may join later.
    */
-  static void check(ConsumerConfig config, Duration timeout) throws InterruptedException {
+  static int check(ConsumerConfig config, Duration timeout) throws InterruptedException {
     if (config.isDiscovering()) {
-      return;
+      return -1;
     }
     HttpClient client = HttpClient.newBuilder().connectTimeout(timeout).build();
     List<String> unreachable = new ArrayList<>();
@@ -62,11 +62,11 @@ final class RelayPreflight {
         lastCause = e;
         continue;
       }
-      checkSource(config, relay, sources);
+      int partitions = checkSource(config, relay, sources);
       if (config.where() != null) {
         checkWhere(client, config, relay, timeout);
       }
-      return;
+      return partitions;
     }
     throw new PeerUnavailableException("relays: no relay is reachable: " + String.join(", ", unreachable), lastCause);
   }
@@ -116,7 +116,8 @@ final class RelayPreflight {
     return e.getClass().getSimpleName();
   }
 
-  private static void checkSource(ConsumerConfig config, URI relay, JsonNode sources) {
+  /** Checks the source and the configured partitions; returns how many partitions the source has. */
+  private static int checkSource(ConsumerConfig config, URI relay, JsonNode sources) {
     List<String> names = new ArrayList<>();
     for (JsonNode source : sources) {
       String id = source.path("source").asText(source.path("id").asText(""));
@@ -131,7 +132,7 @@ final class RelayPreflight {
               + " has no partition " + p + " (it serves " + new TreeSet<>(served) + ")");
         }
       }
-      return;
+      return served.size();
     }
     throw new IllegalArgumentException("source: relay " + relay + " serves no source '" + config.source()
         + "' (it serves " + names + ")");
