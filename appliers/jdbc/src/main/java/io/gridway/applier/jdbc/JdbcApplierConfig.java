@@ -17,14 +17,21 @@ import java.util.Objects;
  *     (one retry loop); kept so existing configurations still load
  * @param createDatabases whether a schema change creates a missing target database (PostgreSQL: schema); default true
  * @param unfitValues what a row change whose values the target cannot hold does: park (default), map or fail
+ * @param sourcePartitions how many partitions the source has; with more than one, TRUNCATE and schema changes wait at a
+ *     barrier until every partition of the group has reached them ({@link SchemaBarrier}); default 1
  */
 public record JdbcApplierConfig(
     String group, SqlDialect dialect, SchemaChangePolicy schemaChange, String origin, String deadLetterTable,
-    Duration targetOutage, Boolean createDatabases, UnfitValuePolicy unfitValues) {
+    Duration targetOutage, Boolean createDatabases, UnfitValuePolicy unfitValues, Integer sourcePartitions) {
 
   public JdbcApplierConfig(String group, SqlDialect dialect, SchemaChangePolicy schemaChange, String origin,
       String deadLetterTable, Duration targetOutage) {
-    this(group, dialect, schemaChange, origin, deadLetterTable, targetOutage, null, null);
+    this(group, dialect, schemaChange, origin, deadLetterTable, targetOutage, null, null, null);
+  }
+
+  public JdbcApplierConfig(String group, SqlDialect dialect, SchemaChangePolicy schemaChange, String origin,
+      String deadLetterTable, Duration targetOutage, Boolean createDatabases, UnfitValuePolicy unfitValues) {
+    this(group, dialect, schemaChange, origin, deadLetterTable, targetOutage, createDatabases, unfitValues, null);
   }
 
   /** What the applier does with a SCHEMA_CHANGE event. */
@@ -71,6 +78,10 @@ public record JdbcApplierConfig(
     targetOutage = targetOutage == null ? Duration.ofMinutes(5) : targetOutage;
     createDatabases = createDatabases == null || createDatabases;
     unfitValues = unfitValues == null ? UnfitValuePolicy.PARK : unfitValues;
+    sourcePartitions = sourcePartitions == null ? 1 : sourcePartitions;
+    if (sourcePartitions < 1) {
+      throw new IllegalArgumentException("sourcePartitions " + sourcePartitions + " < 1");
+    }
   }
 
   public static JdbcApplierConfig of(String group, SqlDialect dialect) {
@@ -78,22 +89,32 @@ public record JdbcApplierConfig(
   }
 
   public JdbcApplierConfig withSchemaChange(SchemaChangePolicy policy) {
-    return new JdbcApplierConfig(group, dialect, policy, origin, deadLetterTable, targetOutage, createDatabases, unfitValues);
+    return new JdbcApplierConfig(group, dialect, policy, origin, deadLetterTable, targetOutage, createDatabases, unfitValues,
+        sourcePartitions);
   }
 
   public JdbcApplierConfig withOrigin(String newOrigin) {
-    return new JdbcApplierConfig(group, dialect, schemaChange, newOrigin, deadLetterTable, targetOutage, createDatabases, unfitValues);
+    return new JdbcApplierConfig(group, dialect, schemaChange, newOrigin, deadLetterTable, targetOutage, createDatabases, unfitValues,
+        sourcePartitions);
   }
 
   public JdbcApplierConfig withTargetOutage(Duration outage) {
-    return new JdbcApplierConfig(group, dialect, schemaChange, origin, deadLetterTable, outage, createDatabases, unfitValues);
+    return new JdbcApplierConfig(group, dialect, schemaChange, origin, deadLetterTable, outage, createDatabases, unfitValues,
+        sourcePartitions);
   }
 
   public JdbcApplierConfig withCreateDatabases(boolean create) {
-    return new JdbcApplierConfig(group, dialect, schemaChange, origin, deadLetterTable, targetOutage, create, unfitValues);
+    return new JdbcApplierConfig(group, dialect, schemaChange, origin, deadLetterTable, targetOutage, create, unfitValues,
+        sourcePartitions);
+  }
+
+  public JdbcApplierConfig withSourcePartitions(int partitions) {
+    return new JdbcApplierConfig(group, dialect, schemaChange, origin, deadLetterTable, targetOutage, createDatabases, unfitValues,
+        partitions);
   }
 
   public JdbcApplierConfig withUnfitValues(UnfitValuePolicy policy) {
-    return new JdbcApplierConfig(group, dialect, schemaChange, origin, deadLetterTable, targetOutage, createDatabases, policy);
+    return new JdbcApplierConfig(group, dialect, schemaChange, origin, deadLetterTable, targetOutage, createDatabases, policy,
+        sourcePartitions);
   }
 }

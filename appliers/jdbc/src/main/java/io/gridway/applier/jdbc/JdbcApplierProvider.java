@@ -24,6 +24,6 @@ public final class JdbcApplierProvider implements ApplierProvider<JdbcTargetConf
 
   @Override
   public Applier open(JdbcTargetConfig settings, ApplierContext context) {
-    return JdbcService.start(context.consumer(), settings, context.meters());
+    return JdbcService.start(context.consumer(), settings, context.meters(), context.sourcePartitions());
   }
 }

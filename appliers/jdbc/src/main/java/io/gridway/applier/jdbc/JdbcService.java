@@ -35,6 +35,15 @@ public record JdbcService(HikariDataSource pool, JdbcCheckpointStore store, Jdbc
    * @throws IllegalArgumentException naming the {@code applier.jdbc} key of a bad setting
    */
   public static JdbcService start(ConsumerConfig consumer, JdbcTargetConfig jdbc, MeterRegistry meters) {
+    return start(consumer, jdbc, meters, Math.max(1, consumer.partitions().size()));
+  }
+
+  /**
+   * @param sourcePartitions how many partitions the source has (TRUNCATE and schema changes wait for all of them)
+   * @throws IllegalArgumentException naming the {@code applier.jdbc} key of a bad setting
+   */
+  public static JdbcService start(ConsumerConfig consumer, JdbcTargetConfig jdbc, MeterRegistry meters,
+      int sourcePartitions) {
     SqlDialect dialect = SqlDialect.of(jdbc.dialect() != null ? jdbc.dialect() : dialectOf(jdbc.url()));
     ApplyPolicies policies = null;
     if (jdbc.policy() != null) {
@@ -47,7 +56,7 @@ public record JdbcService(HikariDataSource pool, JdbcCheckpointStore store, Jdbc
     JdbcApplierConfig config = new JdbcApplierConfig(consumer.group(), dialect,
         jdbc.schemaChange() == null ? null : JdbcApplierConfig.SchemaChangePolicy.of(jdbc.schemaChange()),
         origin(jdbc, policies), null, null, jdbc.createDatabases(),
-        jdbc.unfitValues() == null ? null : JdbcApplierConfig.UnfitValuePolicy.of(jdbc.unfitValues()));
+        jdbc.unfitValues() == null ? null : JdbcApplierConfig.UnfitValuePolicy.of(jdbc.unfitValues()), sourcePartitions);
     // one connection per lane (partitions × K) plus the checkpoint writer's: fewer and lanes queue for connections
     int size = jdbc.poolSize() != null ? jdbc.poolSize() : consumer.partitions().size() * consumer.microBatch().count() + 2;
     HikariDataSource pool = JdbcTargets.pool(dialect, jdbc.url(), jdbc.user(), password(jdbc), size,

@@ -92,6 +92,11 @@ final class PhoenixDialect extends SqlDialect {
   }
 
   @Override
+  String schemaBarrierDdl() {
+    return super.schemaBarrierDdl().replace(", PRIMARY KEY (", ", CONSTRAINT " + quote("pk") + " PRIMARY KEY (");
+  }
+
+  @Override
   String originDdl() {
     return super.originDdl().replace(", PRIMARY KEY (", ", CONSTRAINT " + quote("pk") + " PRIMARY KEY (");
   }

@@ -190,6 +190,13 @@ public abstract sealed class SqlDialect permits MariaDbDialect, PostgresDialect,
         + quote("micro_partition") + "))";
   }
 
+  /** The {@link SchemaBarrier}'s table: who arrived at which table-wide change, and whether it was applied. */
+  String schemaBarrierDdl() {
+    return "CREATE TABLE IF NOT EXISTS " + quote("gridway_schema_barrier") + " (" + quote("group") + " VARCHAR(200) NOT NULL, "
+        + quote("scn") + " BIGINT NOT NULL, " + quote("partition") + " INTEGER NOT NULL, PRIMARY KEY (" + quote("group")
+        + ", " + quote("scn") + ", " + quote("partition") + "))";
+  }
+
   String originDdl() {
     return "CREATE TABLE IF NOT EXISTS " + quote("gridway_origin") + " (" + quote("origin") + " VARCHAR(200) NOT NULL, "
         + quote("transactions") + " BIGINT NOT NULL, " + quote("updated_at") + " " + timestampType()
