@@ -21,6 +21,7 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientException;
+import java.sql.Savepoint;
 import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Clock;
@@ -60,6 +61,7 @@ public final class JdbcApplier implements BatchHandler {
   private final SchemaChangeApplier schemaChanges;
   private final TargetShapes shapes;
   private final UnfitValues unfitValues;
+  private final SchemaBarrier barrier;
   private final ConcurrentHashMap<String, Long> applied = new ConcurrentHashMap<>();
   private final Set<String> deadLetterTables = ConcurrentHashMap.newKeySet();
   private final AtomicBoolean degraded = new AtomicBoolean();
@@ -101,6 +103,7 @@ public final class JdbcApplier implements BatchHandler {
     this.schemaChanges = new SchemaChangeApplier(config.dialect(), config.schemaChange(), config.createDatabases());
     this.shapes = new TargetShapes(config.dialect());
     this.unfitValues = new UnfitValues(this, config.unfitValues(), meters);
+    this.barrier = new SchemaBarrier(config.dialect(), config.group(), config.sourcePartitions());
     try (Connection c = dataSource.getConnection()) {
       unfitValues.load(c, deadLetterName(config.deadLetterTable()));
     } catch (SQLException e) {
@@ -211,24 +214,58 @@ public final class JdbcApplier implements BatchHandler {
             skipped.increment();
             continue;
           }
-          for (ChangeEvent e : w.events()) {
+          boolean atBarrier = barrier.active() && w.actsOnWholeTables();
+          boolean appliesTableWide = true;
+          if (atBarrier) { // every partition has this window: wait for all, partition 0 applies it (SchemaBarrier)
+            if (last > done) {
+              commitUpTo(tx, c, partition, micro, last, generation);
+              done = last;
+            }
+            appliesTableWide = barrier.await(c, scn, partition);
+          }
+          Savepoint windowStart = null;
+          boolean replayable = true; // every change of this window applied so far can be applied again harmlessly
+          if (isolating) {
+            tx.flush();
+            windowStart = c.setSavepoint();
+          }
+          for (int i = 0; i < w.eventCount(); i++) {
             if (Thread.interrupted()) {
               throw new InterruptedException("stopping");
             }
+            if (atBarrier && !appliesTableWide && w.actsOnWholeTable(i)) {
+              skipAppliedElsewhere(w.event(i), tx);
+              continue;
+            }
+            ChangeEvent e = w.event(i);
             if (schemaChanges.implicitCommit(e) && last > done) { // MariaDB DDL commits: make what precedes it durable first
-              tx.flush();
-              checkpoints.write(c, config.group(), partition, micro, last, generation, clock.instant());
-              writeOrigin(c); // these rows are this grid's writes too: a relay of this target must see the tag
-              c.commit();
+              commitUpTo(tx, c, partition, micro, last, generation);
               done = last;
             }
-            if (isolating && e.op() != io.gridway.core.event.Operation.SCHEMA_CHANGE
-                && e.op() != io.gridway.core.event.Operation.TRUNCATE) {
+            if (isolating && !w.actsOnWholeTable(i)) {
               tx.flush();
-              unfitValues.applyIsolated(tx, e, rule(tx.policy(), e.schema()).target(), partition);
+              ApplyRule rule = rule(tx.policy(), e.schema());
+              try {
+                unfitValues.applyIsolated(tx, e, rule.target(), partition);
+              } catch (PartitionBehindException waiting) {
+                // Commit all before this window (and the part of it that can be applied again) with the checkpoint
+                // just below it: the partition this one waits for may itself wait for this window's earlier changes
+                // (two key moves of one transaction crossing), and waits must not form a cycle.
+                if (!replayable) {
+                  c.rollback(windowStart);
+                }
+                commitUpTo(tx, c, partition, micro, scn - 1, generation);
+                throw waiting;
+              }
+              replayable &= e.schema().hasPrimaryKey() && rule.conflict().strategy() == ConflictStrategy.SOURCE_WINS
+                  && !unfitValues.blocked(e);
             } else {
               tx.apply(e, partition);
             }
+          }
+          if (atBarrier && appliesTableWide) {
+            tx.flush();
+            barrier.done(c, scn); // committed with this batch's checkpoint: the others go on from then
           }
           last = scn;
         }
@@ -255,6 +292,22 @@ public final class JdbcApplier implements BatchHandler {
         }
         throw e;
       }
+    }
+  }
+
+  /** Commits what the transaction holds, with its checkpoint at {@code scn}, before a change that must not share it. */
+  private void commitUpTo(TargetTransaction tx, Connection c, int partition, int micro, long scn, long generation)
+      throws SQLException {
+    tx.flush();
+    checkpoints.write(c, config.group(), partition, micro, scn, generation, clock.instant());
+    writeOrigin(c); // these rows are this grid's writes too: a relay of this target must see the tag
+    c.commit();
+  }
+
+  /** A table-wide change partition 0 applied at the barrier: this partition's cached target shape is stale now. */
+  private void skipAppliedElsewhere(ChangeEvent e, TargetTransaction tx) {
+    if (e.op() == io.gridway.core.event.Operation.SCHEMA_CHANGE) {
+      shapes.changed(rule(tx.policy(), e.schema()).target());
     }
   }
 

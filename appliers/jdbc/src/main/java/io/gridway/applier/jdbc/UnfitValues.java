@@ -128,7 +128,7 @@ final class UnfitValues {
 
   /**
    * Another partition of the group whose committed checkpoint is below {@code scn} (so it may still hold a key move's
-   * DELETE of the same SCN or earlier), or -1 when every partition is at or past {@code scn - 1}. Read from the
+   * DELETE of the same SCN or earlier), or -1 when every partition is at or past {@code scn}. Read from the
    * partitions' own rows ({@code micro_partition = -1}) in {@code gridway_checkpoint}, which only grow.
    */
   private long behind(Connection c, int partition, long scn) throws SQLException {
@@ -139,7 +139,7 @@ final class UnfitValues {
     try (PreparedStatement ps = c.prepareStatement(sql)) {
       ps.setString(1, applier.config().group());
       ps.setInt(2, partition);
-      ps.setLong(3, scn - 1);
+      ps.setLong(3, scn);
       try (ResultSet rs = ps.executeQuery()) {
         return rs.next() ? rs.getInt(1) : -1;
       }

@@ -38,11 +38,17 @@ final class Pipelines {
   /** A relay of source {@code sourceId} reading {@code database.*} from the binlog's end now, one partition. */
   static Relay relay(PrivateMariaDb db, String database, String sourceId, Path fetchPolicy, Path dir)
       throws IOException, SQLException, InterruptedException {
+    return relay(db, database, sourceId, fetchPolicy, dir, 1);
+  }
+
+  /** The same with {@code partitions} partitions (without a fetch policy: rows by primary-key hash, DDL to all). */
+  static Relay relay(PrivateMariaDb db, String database, String sourceId, Path fetchPolicy, Path dir, int partitions)
+      throws IOException, SQLException, InterruptedException {
     Path password = dir.resolve(sourceId + "-repl.pw");
     Files.writeString(password, db.replicationPassword() + "\n");
     String yaml = """
         source:
-          partitions: 1
+          partitions: %d
           mysql:
             source: %s
             host: %s
@@ -57,7 +63,7 @@ final class Pipelines {
         http:
           port: 0
           ioThreads: 1
-        """.formatted(sourceId, db.host(), db.port(), db.replicationUser(), password, SERVER_IDS.incrementAndGet(),
+        """.formatted(partitions, sourceId, db.host(), db.port(), db.replicationUser(), password, SERVER_IDS.incrementAndGet(),
         endOfBinlog(db), database);
     if (fetchPolicy != null) {
       yaml += "policy:\n  files: [" + fetchPolicy + "]\n  reloadInterval: 500ms\n";
