@@ -95,7 +95,7 @@ final class CompiledRules {
     return new TablePlan(selection, transform, columns == null ? null : columns.name(), partitioner, partition == null ? null : partition.name());
   }
 
-  /** The route and conflict rule of a table (it need not be selected: appliers see what they are sent). */
+  /** The route, conflict and unfit-values rules of a table (it need not be selected: appliers see what they are sent). */
   ApplyRule applyRule(String database, String table) {
     RuleSpec route = first(database, table, RuleSpec.Route.class);
     TableTarget target;
@@ -114,7 +114,8 @@ final class CompiledRules {
       RuleSpec.Conflict c = (RuleSpec.Conflict) conflict.body();
       rule = new ConflictRule(c.strategy(), c.column() == null ? null : c.column().name(), c.deadLetter(), conflict.name());
     }
-    return new ApplyRule(target, rule);
+    RuleSpec unfit = first(database, table, RuleSpec.Unfit.class);
+    return new ApplyRule(target, rule, unfit == null ? null : ((RuleSpec.Unfit) unfit.body()).strategy());
   }
 
   /** The newest-wins column of a table's conflict rule must exist; null when fine. */

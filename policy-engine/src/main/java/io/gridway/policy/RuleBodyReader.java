@@ -32,6 +32,7 @@ final class RuleBodyReader {
       case "columns" -> columns(node);
       case "partition" -> partition(node);
       case "route" -> route(node);
+      case "unfit-values" -> unfit(node);
       default -> conflict(node);
     };
   }
@@ -248,6 +249,19 @@ final class RuleBodyReader {
       problems.add(f.keyLoc("dead-letter"), label, "dead-letter must be database.table, not '" + deadLetter + "'");
     }
     return new RuleSpec.Conflict(strategy, column == null ? null : new RuleSpec.ColumnName(column, f.keyLoc("column")), deadLetter);
+  }
+
+  private RuleSpec.Body unfit(YNode node) {
+    if (node instanceof YNode.YScalar s && s.type() == YNode.YScalar.Type.STRING) {
+      UnfitValueStrategy strategy = UnfitValueStrategy.ofYaml(s.text());
+      if (strategy != null) {
+        return new RuleSpec.Unfit(strategy);
+      }
+      problems.add(s.loc(), label, "unknown strategy '" + s.text() + "' (park, map, fail)");
+      return null;
+    }
+    problems.add(node.loc(), label, "must be one of park, map, fail");
+    return null;
   }
 
   private ConflictStrategy strategy(String name, Loc loc) {

@@ -109,4 +109,12 @@ record RuleSpec(String name, Loc loc, List<TablePattern> tables, Body body) {
       return "conflict";
     }
   }
+
+  /** {@code unfit-values}: what appliers do with a change whose values the target cannot hold. */
+  record Unfit(UnfitValueStrategy strategy) implements Body {
+    @Override
+    public String kind() {
+      return "unfit-values";
+    }
+  }
 }

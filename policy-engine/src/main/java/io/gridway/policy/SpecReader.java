@@ -14,8 +14,9 @@ import java.util.Set;
 final class SpecReader {
   static final Set<String> TOP_KEYS = Set.of(
       "name", "version", "description", "origin", "include", "exclude", "hash-key", "default-partition", "rules");
-  static final Set<String> RULE_KEYS = Set.of("name", "description", "tables", "where", "columns", "partition", "route", "conflict");
-  static final List<String> BODY_KEYS = List.of("where", "columns", "partition", "route", "conflict");
+  static final Set<String> RULE_KEYS = Set.of("name", "description", "tables", "where", "columns", "partition", "route", "conflict",
+      "unfit-values");
+  static final List<String> BODY_KEYS = List.of("where", "columns", "partition", "route", "conflict", "unfit-values");
 
   private final Problems problems;
 

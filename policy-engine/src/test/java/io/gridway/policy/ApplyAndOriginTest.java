@@ -38,6 +38,12 @@ class ApplyAndOriginTest {
         - name: stop
           tables: ['hr.*']
           conflict: fail
+        - name: keep-going
+          tables: ['shop.audit*']
+          unfit-values: map
+        - name: strict
+          tables: ['hr.*']
+          unfit-values: fail
       """);
 
   @Test
@@ -45,6 +51,13 @@ class ApplyAndOriginTest {
     assertThat(APPLY.apply().rule("shop", "orders").target()).isEqualTo(new TableTarget("analytics", "shop_orders_v2", "archive"));
     assertThat(APPLY.apply().rule("shop", "customers").target()).isEqualTo(new TableTarget("copy", "customers", "rest"));
     assertThat(APPLY.apply().rule("hr", "people").target()).isEqualTo(new TableTarget("hr", "people", null));
+  }
+
+  @Test
+  void unfitValuesPerTableWithTheAppliersSettingByDefault() {
+    assertThat(APPLY.apply().rule("shop", "audit_log").unfitValues()).isEqualTo(UnfitValueStrategy.MAP);
+    assertThat(APPLY.apply().rule("hr", "people").unfitValues()).isEqualTo(UnfitValueStrategy.FAIL);
+    assertThat(APPLY.apply().rule("shop", "orders").unfitValues()).isNull();
   }
 
   @Test

@@ -41,7 +41,15 @@ class BadPolicyTest {
             filter: "x"
         """);
     assertThat(errors).containsExactly(
-        "bad.yaml:6:5: rule 'paid': unknown key 'filter' in a rule (allowed: columns, conflict, description, name, partition, route, tables, where)");
+        "bad.yaml:6:5: rule 'paid': unknown key 'filter' in a rule (allowed: columns, conflict, description, name, partition, route, tables, unfit-values, where)");
+  }
+
+  @Test
+  void unknownUnfitValuesStrategyNamesTheChoices() {
+    assertThat(errors("name: p\nversion: 1\nrules:\n  - name: u\n    unfit-values: skip\n")).singleElement().asString()
+        .isEqualTo("bad.yaml:5:19: rule 'u' (unfit-values): unknown strategy 'skip' (park, map, fail)");
+    assertThat(errors("name: p\nversion: 1\nrules:\n  - name: u\n    unfit-values: {strategy: map}\n")).singleElement()
+        .asString().startsWith("bad.yaml:5:19: rule 'u' (unfit-values): must be one of park, map, fail");
   }
 
   @Test

@@ -246,7 +246,7 @@ public final class JdbcApplier implements BatchHandler {
               tx.flush();
               ApplyRule rule = rule(tx.policy(), e.schema());
               try {
-                unfitValues.applyIsolated(tx, e, rule.target(), partition);
+                unfitValues.applyIsolated(tx, e, rule, partition);
               } catch (PartitionBehindException waiting) {
                 // Commit all before this window (and the part of it that can be applied again) with the checkpoint
                 // just below it: the partition this one waits for may itself wait for this window's earlier changes

@@ -1,5 +1,6 @@
 package io.gridway.applier.jdbc;
 
+import io.gridway.policy.UnfitValueStrategy;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
@@ -16,13 +17,14 @@ import java.util.Objects;
  * @param targetOutage not used any more: the consumer's lanes retry an unavailable target for {@code retry.outage}
  *     (one retry loop); kept so existing configurations still load
  * @param createDatabases whether a schema change creates a missing target database (PostgreSQL: schema); default true
- * @param unfitValues what a row change whose values the target cannot hold does: park (default), map or fail
+ * @param unfitValues what a row change whose values the target cannot hold does: park (default), map or fail; a
+ *     table's {@code unfit-values} rule in the apply policy overrides it
  * @param sourcePartitions how many partitions the source has; with more than one, TRUNCATE and schema changes wait at a
  *     barrier until every partition of the group has reached them ({@link SchemaBarrier}); default 1
  */
 public record JdbcApplierConfig(
     String group, SqlDialect dialect, SchemaChangePolicy schemaChange, String origin, String deadLetterTable,
-    Duration targetOutage, Boolean createDatabases, UnfitValuePolicy unfitValues, Integer sourcePartitions) {
+    Duration targetOutage, Boolean createDatabases, UnfitValueStrategy unfitValues, Integer sourcePartitions) {
 
   public JdbcApplierConfig(String group, SqlDialect dialect, SchemaChangePolicy schemaChange, String origin,
       String deadLetterTable, Duration targetOutage) {
@@ -30,7 +32,7 @@ public record JdbcApplierConfig(
   }
 
   public JdbcApplierConfig(String group, SqlDialect dialect, SchemaChangePolicy schemaChange, String origin,
-      String deadLetterTable, Duration targetOutage, Boolean createDatabases, UnfitValuePolicy unfitValues) {
+      String deadLetterTable, Duration targetOutage, Boolean createDatabases, UnfitValueStrategy unfitValues) {
     this(group, dialect, schemaChange, origin, deadLetterTable, targetOutage, createDatabases, unfitValues, null);
   }
 
@@ -52,22 +54,13 @@ public record JdbcApplierConfig(
     }
   }
 
-  /** What the applier does with a row change whose values the target cannot hold (JDBC.md "Values a target cannot hold"). */
-  public enum UnfitValuePolicy {
-    /** To the dead-letter table with the reason; later changes of its key park behind it; the rest goes on. */
-    PARK,
-    /** The documented replacement (NUL stripped, a zero date into NOT NULL → 0001-01-01); parked when it still fails. */
-    MAP,
-    /** Stop the partition, naming group, partition, SCN, table, column and key. */
-    FAIL;
-
-    public static UnfitValuePolicy of(String name) {
-      try {
-        return valueOf(name.toUpperCase(Locale.ROOT));
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("unfitValues '" + name + "' is not one of park, map, fail", e);
-      }
+  /** The applier's setting for a name ({@code applier.jdbc.unfitValues}). */
+  public static UnfitValueStrategy unfitValues(String name) {
+    UnfitValueStrategy strategy = UnfitValueStrategy.ofYaml(name);
+    if (strategy == null) {
+      throw new IllegalArgumentException("unfitValues '" + name + "' is not one of park, map, fail");
     }
+    return strategy;
   }
 
   public JdbcApplierConfig {
@@ -77,7 +70,7 @@ public record JdbcApplierConfig(
     deadLetterTable = deadLetterTable == null ? "gridway_dead_letter" : deadLetterTable;
     targetOutage = targetOutage == null ? Duration.ofMinutes(5) : targetOutage;
     createDatabases = createDatabases == null || createDatabases;
-    unfitValues = unfitValues == null ? UnfitValuePolicy.PARK : unfitValues;
+    unfitValues = unfitValues == null ? UnfitValueStrategy.PARK : unfitValues;
     sourcePartitions = sourcePartitions == null ? 1 : sourcePartitions;
     if (sourcePartitions < 1) {
       throw new IllegalArgumentException("sourcePartitions " + sourcePartitions + " < 1");
@@ -113,7 +106,7 @@ public record JdbcApplierConfig(
         partitions);
   }
 
-  public JdbcApplierConfig withUnfitValues(UnfitValuePolicy policy) {
+  public JdbcApplierConfig withUnfitValues(UnfitValueStrategy policy) {
     return new JdbcApplierConfig(group, dialect, schemaChange, origin, deadLetterTable, targetOutage, createDatabases, policy,
         sourcePartitions);
   }

@@ -56,7 +56,7 @@ public record JdbcService(HikariDataSource pool, JdbcCheckpointStore store, Jdbc
     JdbcApplierConfig config = new JdbcApplierConfig(consumer.group(), dialect,
         jdbc.schemaChange() == null ? null : JdbcApplierConfig.SchemaChangePolicy.of(jdbc.schemaChange()),
         origin(jdbc, policies), null, null, jdbc.createDatabases(),
-        jdbc.unfitValues() == null ? null : JdbcApplierConfig.UnfitValuePolicy.of(jdbc.unfitValues()), sourcePartitions);
+        jdbc.unfitValues() == null ? null : JdbcApplierConfig.unfitValues(jdbc.unfitValues()), sourcePartitions);
     // one connection per lane (partitions × K) plus the checkpoint writer's: fewer and lanes queue for connections
     int size = jdbc.poolSize() != null ? jdbc.poolSize() : consumer.partitions().size() * consumer.microBatch().count() + 2;
     HikariDataSource pool = JdbcTargets.pool(dialect, jdbc.url(), jdbc.user(), password(jdbc), size,

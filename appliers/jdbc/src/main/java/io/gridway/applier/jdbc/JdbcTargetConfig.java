@@ -45,7 +45,7 @@ public record JdbcTargetConfig(@JsonProperty(required = true) String url, String
     }
     if (unfitValues != null) {
       try {
-        JdbcApplierConfig.UnfitValuePolicy.of(unfitValues);
+        JdbcApplierConfig.unfitValues(unfitValues);
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("applier.jdbc." + e.getMessage(), e);
       }

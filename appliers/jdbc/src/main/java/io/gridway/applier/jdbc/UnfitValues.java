@@ -5,7 +5,9 @@ import io.gridway.core.event.Operation;
 import io.gridway.core.event.Row;
 import io.gridway.core.event.ZeroDate;
 import io.gridway.core.schema.TableSchema;
+import io.gridway.policy.ApplyRule;
 import io.gridway.policy.TableTarget;
+import io.gridway.policy.UnfitValueStrategy;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
@@ -38,12 +40,12 @@ final class UnfitValues {
   private static final int REASON_SHOWN = 200;
 
   private final JdbcApplier applier;
-  private final JdbcApplierConfig.UnfitValuePolicy policy;
+  private final UnfitValueStrategy policy;
   /** {@code table NUL key} of every parked keyed change of this group: later changes of the key park behind it. */
   private final Set<String> parkedKeys = ConcurrentHashMap.newKeySet();
   private final Counter parked;
 
-  UnfitValues(JdbcApplier applier, JdbcApplierConfig.UnfitValuePolicy policy, MeterRegistry meters) {
+  UnfitValues(JdbcApplier applier, UnfitValueStrategy policy, MeterRegistry meters) {
     this.applier = applier;
     this.policy = policy;
     this.parked = meters.counter("gridway.consumer.jdbc.parked");
@@ -91,7 +93,8 @@ final class UnfitValues {
   }
 
   /** Applies one row change under a savepoint, handling a value the target refuses by the policy. */
-  void applyIsolated(TargetTransaction tx, ChangeEvent e, TableTarget t, int partition) throws SQLException {
+  void applyIsolated(TargetTransaction tx, ChangeEvent e, ApplyRule rule, int partition) throws SQLException {
+    TableTarget t = rule.target();
     if (blocked(e)) {
       parkBehind(tx, e, t, partition);
       return;
@@ -112,7 +115,8 @@ final class UnfitValues {
     String where = "group " + applier.config().group() + " partition " + partition + " SCN " + e.scn() + " table "
         + e.schema().qualifiedName() + (column != null ? " column " + column : "") + " key "
         + key(e) + ": " + reason(refused);
-    switch (policy) {
+    UnfitValueStrategy strategy = rule.unfitValues() != null ? rule.unfitValues() : policy;
+    switch (strategy) {
       case FAIL -> throw new UnfitValueException("value the target cannot hold at " + where + " (unfitValues: fail)", null);
       case MAP -> {
         ChangeEvent mapped = mapped(e);

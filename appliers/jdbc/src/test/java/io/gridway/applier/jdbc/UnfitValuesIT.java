@@ -8,7 +8,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gridway.applier.jdbc.JdbcApplierConfig.SchemaChangePolicy;
-import io.gridway.applier.jdbc.JdbcApplierConfig.UnfitValuePolicy;
+import io.gridway.policy.ApplyPolicy;
+import io.gridway.policy.PolicyLoader;
+import io.gridway.policy.UnfitValueStrategy;
 import io.gridway.applier.jdbc.Targets.Target;
 import io.gridway.consumer.BatchHandler;
 import io.gridway.core.event.ChangeEvent;
@@ -40,7 +42,7 @@ class UnfitValuesIT {
     return TableSchema.of("src", db, "other", List.of(Column.of("id", ColumnType.BIGINT).notNull()), List.of("id"));
   }
 
-  private JdbcApplier applier(Target t, UnfitValuePolicy policy) {
+  private JdbcApplier applier(Target t, UnfitValueStrategy policy) {
     return new JdbcApplier(t.pool(), JdbcApplierConfig.of("g", t.dialect()).withSchemaChange(SchemaChangePolicy.APPLY)
         .withUnfitValues(policy), null, new JdbcCheckpointStore(t.pool(), t.dialect(), Clock.systemUTC()), meters,
         Clock.systemUTC());
@@ -51,7 +53,7 @@ class UnfitValuesIT {
     try (Target t = Targets.postgres(PrivatePostgres.shared())) {
       TableSchema s = t(t.database());
       TableSchema o = other(t.database());
-      JdbcApplier applier = applier(t, UnfitValuePolicy.PARK);
+      JdbcApplier applier = applier(t, UnfitValueStrategy.PARK);
       applier.apply(batch(-1, tx(1, create(s), create(o)),
           tx(2, ChangeEvent.insert(s, Row.of(s, 1L, "fine"), Scn.ZERO, 0, 0), ChangeEvent.insert(o, Row.of(o, 1L), Scn.ZERO, 0, 0)),
           tx(3, ChangeEvent.insert(s, Row.of(s, 2L, "a\u0000b"), Scn.ZERO, 0, 0), ChangeEvent.insert(o, Row.of(o, 2L), Scn.ZERO, 0, 0)),
@@ -76,10 +78,10 @@ class UnfitValuesIT {
   void mapStripsTheNulAndFailStopsNamingThePlace() throws Exception {
     try (Target t = Targets.postgres(PrivatePostgres.shared())) {
       TableSchema s = t(t.database());
-      applier(t, UnfitValuePolicy.MAP).apply(batch(-1, tx(1, create(s)),
+      applier(t, UnfitValueStrategy.MAP).apply(batch(-1, tx(1, create(s)),
           tx(2, ChangeEvent.insert(s, Row.of(s, 7L, "x\u0000y"), Scn.ZERO, 0, 0))));
       assertThat(rows(t, "SELECT id, s FROM shop.t")).containsExactly("7|xy");
-      JdbcApplier failing = applier(t, UnfitValuePolicy.FAIL);
+      JdbcApplier failing = applier(t, UnfitValueStrategy.FAIL);
       assertThatThrownBy(() -> failing.apply(batch(-1, tx(3, ChangeEvent.insert(s, Row.of(s, 8L, "\u0000"), Scn.ZERO, 0, 0)))))
           .isInstanceOfSatisfying(UnfitValueException.class, e -> {
             assertThat(e.getMessage()).contains("group g partition 0 SCN 3 table " + t.database() + ".t column s key id=8")
@@ -87,6 +89,30 @@ class UnfitValuesIT {
             assertThat(failing.classify(e)).isEqualTo(BatchHandler.Failure.FATAL);
           });
       assertThat(rows(t, "SELECT id FROM shop.t")).containsExactly("7");
+    }
+  }
+
+  @Test
+  void aTablesUnfitValuesRuleOverridesTheAppliersSetting() throws Exception {
+    try (Target t = Targets.postgres(PrivatePostgres.shared())) {
+      TableSchema s = t(t.database());
+      TableSchema u = TableSchema.of("src", t.database(), "u", List.of(Column.of("id", ColumnType.BIGINT).notNull(),
+          Column.text("s", ColumnType.TEXT, "utf8mb4")), List.of("id"));
+      ApplyPolicy policy = PolicyLoader.create().parse("apply.yaml", """
+          name: apply
+          version: 1
+          rules:
+            - name: strip
+              tables: ['*.t']
+              unfit-values: map
+          """).apply();
+      JdbcApplier applier = new JdbcApplier(t.pool(), JdbcApplierConfig.of("g", t.dialect())
+          .withSchemaChange(SchemaChangePolicy.APPLY).withUnfitValues(UnfitValueStrategy.FAIL), policy,
+          new JdbcCheckpointStore(t.pool(), t.dialect(), Clock.systemUTC()), meters, Clock.systemUTC());
+      applier.apply(batch(-1, tx(1, create(s), create(u)), tx(2, ChangeEvent.insert(s, Row.of(s, 1L, "a\u0000b"), Scn.ZERO, 0, 0))));
+      assertThat(rows(t, "SELECT id, s FROM shop.t")).containsExactly("1|ab");
+      assertThatThrownBy(() -> applier.apply(batch(-1, tx(3, ChangeEvent.insert(u, Row.of(u, 1L, "c\u0000"), Scn.ZERO, 0, 0)))))
+          .isInstanceOf(UnfitValueException.class).hasMessageContaining("table " + t.database() + ".u column s key id=1");
     }
   }
 }
