@@ -24,7 +24,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
 @Command(name = "gridway", mixinStandardHelpOptions = false, usageHelpAutoWidth = true,
     description = "Gridway change-data-capture replication grid.",
     subcommands = {RelayCommand.class, ConsumerCommand.class, ControllerCommand.class, ClusterCommand.class,
-        PolicyCommand.class, io.gridway.perf.PerfCommand.class, io.gridway.deploy.demo.DemoCommand.class,
+        PolicyCommand.class, ParkedCommand.class, io.gridway.perf.PerfCommand.class, io.gridway.deploy.demo.DemoCommand.class,
         VersionCommand.class},
     synopsisSubcommandLabel = "COMMAND",
     exitCodeListHeading = "%nExit codes:%n",

@@ -13,7 +13,7 @@ class GridwayTest {
   /** Every command path a user can type, each checked for --help. */
   static final List<String> COMMANDS = List.of("", "relay", "consumer", "controller", "cluster", "cluster init", "cluster status",
       "perf", "perf load", "perf stage1", "demo",
-      "policy", "policy validate", "policy explain", "version");
+      "policy", "policy validate", "policy explain", "parked", "parked list", "parked replay", "parked discard", "version");
 
   @Test
   void everyCommandHasHelpWithUsageAndExamples() {

@@ -107,6 +107,7 @@ final class ConflictResolver {
     ps.setString(8, reason);
     ps.setString(9, EventJson.toJson(e));
     ps.setTimestamp(10, Timestamp.from(applier.clock().instant()));
+    ps.setBytes(11, ParkedFrames.encode(e));
     ps.executeUpdate();
   }
 

@@ -217,10 +217,10 @@ public final class JdbcApplier implements BatchHandler {
           boolean atBarrier = barrier.active() && w.actsOnWholeTables();
           boolean appliesTableWide = true;
           if (atBarrier) { // every partition has this window: wait for all, partition 0 applies it (SchemaBarrier)
-            if (last > done) {
-              commitUpTo(tx, c, partition, micro, last, generation);
-              done = last;
-            }
+            // Everything below the window is applied: say so (SCN - 1, not the last window's SCN), or a partition
+            // waiting for this one to pass a key move's SCN below the barrier would wait forever.
+            commitUpTo(tx, c, partition, micro, scn - 1, generation);
+            done = Math.max(done, scn - 1);
             appliesTableWide = barrier.await(c, scn, partition);
           }
           Savepoint windowStart = null;
@@ -412,6 +412,7 @@ public final class JdbcApplier implements BatchHandler {
       try (Connection own = dataSource.getConnection(); Statement s = own.createStatement()) {
         own.setAutoCommit(true);
         s.execute(dialect().deadLetterDdl(table)); // outside the data transaction: DDL commits on MariaDB
+        s.execute(dialect().deadLetterFramesMigration(table)); // a table an older version made
       }
       deadLetterTables.add(table);
     }

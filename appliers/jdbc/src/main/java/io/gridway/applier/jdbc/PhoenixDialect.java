@@ -92,6 +92,11 @@ final class PhoenixDialect extends SqlDialect {
   }
 
   @Override
+  String deadLetterFramesMigration(String table) {
+    return "ALTER TABLE " + table + " ADD IF NOT EXISTS " + quote("frames") + " " + framesType();
+  }
+
+  @Override
   String schemaBarrierDdl() {
     return super.schemaBarrierDdl().replace(", PRIMARY KEY (", ", CONSTRAINT " + quote("pk") + " PRIMARY KEY (");
   }

@@ -211,14 +211,28 @@ public abstract sealed class SqlDialect permits MariaDbDialect, PostgresDialect,
         + quote("partition") + " INTEGER NOT NULL, " + quote("scn") + " BIGINT NOT NULL, " + quote("source_table")
         + " VARCHAR(400) NOT NULL, " + quote("target_table") + " VARCHAR(400) NOT NULL, " + quote("op") + " VARCHAR(20) NOT NULL, "
         + quote("event_key") + " " + textType() + ", " + quote("reason") + " " + textType() + " NOT NULL, " + quote("event")
-        + " " + textType() + " NOT NULL, " + quote("parked_at") + " " + timestampType() + " NOT NULL)";
+        + " " + textType() + " NOT NULL, " + quote("parked_at") + " " + timestampType() + " NOT NULL, " + quote("frames")
+        + " " + framesType() + ")";
+  }
+
+  /** The column a dead-letter table made before parked changes kept their frames lacks (null in its old rows). */
+  String deadLetterFramesMigration(String table) {
+    return "ALTER TABLE " + table + " ADD COLUMN IF NOT EXISTS " + quote("frames") + " " + framesType();
+  }
+
+  /** The type of a parked change's frames. */
+  String framesType() {
+    return columnType(new Column("frames", io.gridway.core.schema.ColumnType.BLOB, false, true, 0, 0, 0, null,
+        java.util.List.of()));
   }
 
   String deadLetterInsert(String table) {
-    return "INSERT INTO " + table + " (" + quote("group") + ", " + quote("partition") + ", " + quote("scn") + ", "
+    return insertPrefix() + table + " (" + quote("group") + ", " + quote("partition") + ", " + quote("scn") + ", "
         + quote("source_table") + ", " + quote("target_table") + ", " + quote("op") + ", " + quote("event_key") + ", "
-        + quote("reason") + ", " + quote("event") + ", " + quote("parked_at") + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+        + quote("reason") + ", " + quote("event") + ", " + quote("parked_at") + ", " + quote("frames")
+        + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
   }
+
 
   abstract String autoIdColumn();
 

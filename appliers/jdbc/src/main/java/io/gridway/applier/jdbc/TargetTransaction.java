@@ -79,24 +79,32 @@ final class TargetTransaction implements AutoCloseable {
         shapeSchema = null;
       }
       default -> {
-        if (applier.unfitValues().blocked(e)) { // a parked key: its later changes park behind it, in SCN order
+        if (applier.unfitValues().blocked(e) && applier.unfitValues().stillParked(c, e)) {
+          // a parked key: its later changes park behind it, in SCN order, until the operator replays or discards it
           flush();
           applier.unfitValues().parkBehind(this, e, target, partition);
           return;
         }
-        if (s != shapeSchema || !target.equals(shapeTarget)) { // one lookup per run of a table's changes, not per row
-          shape = applier.shapes().shape(c, s, target);
-          shapeSchema = s;
-          shapeTarget = target;
-        }
-        ChangeEvent w = TargetShapes.written(shape, e); // never the columns the target generates
-        ConflictRule conflict = rule.conflict();
-        if (conflict.strategy() == ConflictStrategy.SOURCE_WINS || !s.hasPrimaryKey()) {
-          sourceWins(w, target);
-        } else {
-          conflicts.apply(w, target, conflict, partition);
-        }
+        applyRow(e, rule, partition);
       }
+    }
+  }
+
+  /** A row change by the table's conflict rule, whether or not its key is parked (a parked change being replayed). */
+  void applyRow(ChangeEvent e, ApplyRule rule, int partition) throws SQLException {
+    TableSchema s = e.schema();
+    TableTarget target = rule.target();
+    if (s != shapeSchema || !target.equals(shapeTarget)) { // one lookup per run of a table's changes, not per row
+      shape = applier.shapes().shape(c, s, target);
+      shapeSchema = s;
+      shapeTarget = target;
+    }
+    ChangeEvent w = TargetShapes.written(shape, e); // never the columns the target generates
+    ConflictRule conflict = rule.conflict();
+    if (conflict.strategy() == ConflictStrategy.SOURCE_WINS || !s.hasPrimaryKey()) {
+      sourceWins(w, target);
+    } else {
+      conflicts.apply(w, target, conflict, partition);
     }
   }
 

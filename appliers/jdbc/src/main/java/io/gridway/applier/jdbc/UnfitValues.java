@@ -43,6 +43,10 @@ final class UnfitValues {
   private final UnfitValueStrategy policy;
   /** {@code table NUL key} of every parked keyed change of this group: later changes of the key park behind it. */
   private final Set<String> parkedKeys = ConcurrentHashMap.newKeySet();
+  /** How long a UNIQUE refusal with no partition behind is waited for before it counts as real ({@link #settling}). */
+  static final java.time.Duration UNIQUE_SETTLE = java.time.Duration.ofSeconds(30);
+  /** {@code partition/scn} of UNIQUE refusals being waited for, and when each was first seen. */
+  private final ConcurrentHashMap<String, java.time.Instant> firstRefused = new ConcurrentHashMap<>();
   private final Counter parked;
 
   UnfitValues(JdbcApplier applier, UnfitValueStrategy policy, MeterRegistry meters) {
@@ -87,6 +91,66 @@ final class UnfitValues {
         && parkedKeys.contains(e.schema().qualifiedName() + "\u0000" + ConflictResolver.keyOf(e.schema(), e.after()));
   }
 
+  /**
+   * Whether a change {@link #blocked} in memory is still behind a parked change in the dead-letter table: an operator may
+   * have replayed or discarded the key's parked changes ({@link ParkedChanges}) while this consumer runs. Re-reads the
+   * keys the table's parked changes hold (the frames give an UPDATE's new key too) and forgets the others; only on
+   * this slow path, never for a key that was not parked.
+   */
+  /** The strategy for a table: its {@code unfit-values} rule, or the applier's setting. */
+  UnfitValueStrategy strategy(ApplyRule rule) {
+    return rule.unfitValues() != null ? rule.unfitValues() : policy;
+  }
+
+  boolean stillParked(Connection c, ChangeEvent e) throws SQLException {
+    String table = e.schema().qualifiedName();
+    Set<String> held = new java.util.HashSet<>();
+    SqlDialect d = applier.dialect();
+    String sql = "SELECT " + d.quote("event_key") + ", " + d.quote("frames") + " FROM "
+        + applier.deadLetterTable(c, null) + " WHERE " + d.quote("group") + " = ? AND " + d.quote("source_table") + " = ?";
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      ps.setString(1, applier.config().group());
+      ps.setString(2, table);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          held.add(table + "\u0000" + rs.getString(1));
+          byte[] frames = rs.getBytes(2);
+          if (frames != null) {
+            ChangeEvent parkedChange = ParkedFrames.decode(frames);
+            if (parkedChange.op() == Operation.UPDATE) {
+              held.add(table + "\u0000" + ConflictResolver.keyOf(parkedChange.schema(), parkedChange.after()));
+            }
+          }
+        }
+      }
+    }
+    parkedKeys.removeIf(k -> k.startsWith(table + "\u0000") && !held.contains(k));
+    return blocked(e);
+  }
+
+  /**
+   * With several partitions, a UNIQUE value may also be held by a row a partition ahead of this one wrote after this
+   * change's SCN (the value moved on, and will move again before this partition gets there): the violation is
+   * transient too. It is waited for {@link #UNIQUE_SETTLE} from its first refusal, then treated as real (parked by
+   * default, so nothing is lost if the wait was too short: {@code gridway parked replay}).
+   */
+  private boolean settling(int partition, ChangeEvent e) {
+    if (applier.config().sourcePartitions() < 2) {
+      return false;
+    }
+    java.time.Instant now = applier.clock().instant();
+    if (firstRefused.size() > 4096) { // refusals that passed later leave their entry: bound the map
+      firstRefused.values().removeIf(first -> first.isBefore(now.minus(UNIQUE_SETTLE)));
+    }
+    String refusal = partition + "/" + e.scn().value();
+    java.time.Instant first = firstRefused.computeIfAbsent(refusal, k -> now);
+    if (now.isBefore(first.plus(UNIQUE_SETTLE))) {
+      return true;
+    }
+    firstRefused.remove(refusal);
+    return false;
+  }
+
   /** Parks a change behind its parked key. */
   void parkBehind(TargetTransaction tx, ChangeEvent e, TableTarget t, int partition) throws SQLException {
     park(tx, e, t, partition, "behind an earlier parked change of the same key");
@@ -95,7 +159,7 @@ final class UnfitValues {
   /** Applies one row change under a savepoint, handling a value the target refuses by the policy. */
   void applyIsolated(TargetTransaction tx, ChangeEvent e, ApplyRule rule, int partition) throws SQLException {
     TableTarget t = rule.target();
-    if (blocked(e)) {
+    if (blocked(e) && stillParked(tx.connection(), e)) {
       parkBehind(tx, e, t, partition);
       return;
     }
@@ -105,18 +169,22 @@ final class UnfitValues {
     }
     if (refused.getSQLState() != null && refused.getSQLState().startsWith("23") && e.op() != Operation.DELETE) {
       long behind = behind(tx.connection(), partition, e.scn().value());
+      String place = "group " + applier.config().group() + " partition " + partition + " SCN " + e.scn() + " table "
+          + e.schema().qualifiedName() + " key " + key(e) + ": " + reason(refused);
       if (behind >= 0) { // a key move's DELETE may still be on its way in that partition: not a real conflict yet
-        throw new PartitionBehindException("group " + applier.config().group() + " partition " + partition + " SCN "
-            + e.scn() + " table " + e.schema().qualifiedName() + " key " + key(e) + ": " + reason(refused)
-            + " while partition " + behind + " of the group is before this SCN; waiting for it");
+        throw new PartitionBehindException(place + " while partition " + behind + " of the group is before this SCN;"
+            + " waiting for it");
+      }
+      if (settling(partition, e)) {
+        throw new PartitionBehindException(place + " while a partition ahead of this one may still move the row"
+            + " holding the value on; waiting up to " + UNIQUE_SETTLE.toSeconds() + " s");
       }
     }
     String column = column(e, refused);
     String where = "group " + applier.config().group() + " partition " + partition + " SCN " + e.scn() + " table "
         + e.schema().qualifiedName() + (column != null ? " column " + column : "") + " key "
         + key(e) + ": " + reason(refused);
-    UnfitValueStrategy strategy = rule.unfitValues() != null ? rule.unfitValues() : policy;
-    switch (strategy) {
+    switch (strategy(rule)) {
       case FAIL -> throw new UnfitValueException("value the target cannot hold at " + where + " (unfitValues: fail)", null);
       case MAP -> {
         ChangeEvent mapped = mapped(e);
@@ -225,7 +293,7 @@ final class UnfitValues {
   }
 
   /** The documented replacements of {@code map}: NUL stripped from text, a zero date into NOT NULL → 0001-01-01. */
-  private static ChangeEvent mapped(ChangeEvent e) {
+  static ChangeEvent mapped(ChangeEvent e) {
     Row before = mapped(e.schema(), e.before());
     Row after = mapped(e.schema(), e.after());
     if (before == e.before() && after == e.after()) {

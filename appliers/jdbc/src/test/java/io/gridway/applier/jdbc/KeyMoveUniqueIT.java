@@ -75,4 +75,45 @@ class KeyMoveUniqueIT {
           .startsWith("id=2000|group g partition 0 SCN 20 table " + t.database() + ".u").contains("SQLSTATE 23000");
     }
   }
+
+  @Test
+  void withSeveralPartitionsAViolationNoPartitionExplainsIsWaitedForBeforeItIsParked() throws Exception {
+    try (Target t = Targets.mariaDb(PrivateMariaDb.shared())) {
+      t.pool().getConnection().close();
+      PrivateMariaDb.shared().execute(t.database(), "CREATE TABLE u (id BIGINT PRIMARY KEY, email VARCHAR(40) UNIQUE)");
+      TableSchema s = TableSchema.of("src", t.database(), "u", List.of(Column.of("id", ColumnType.BIGINT).notNull(),
+          new Column("email", ColumnType.VARCHAR, false, true, 40, 0, 0, "utf8mb4", List.of())), List.of("id"));
+      JdbcCheckpointStore store = new JdbcCheckpointStore(t.pool(), t.dialect(), Clock.systemUTC());
+      store.claim("g", 0);
+      store.claim("g", 1);
+      java.util.concurrent.atomic.AtomicReference<java.time.Instant> now =
+          new java.util.concurrent.atomic.AtomicReference<>(java.time.Instant.parse("2026-01-01T00:00:00Z"));
+      Clock clock = new Clock() {
+        @Override
+        public java.time.ZoneId getZone() {
+          return java.time.ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+          return this;
+        }
+
+        @Override
+        public java.time.Instant instant() {
+          return now.get();
+        }
+      };
+      JdbcApplier applier = new JdbcApplier(t.pool(), JdbcApplierConfig.of("g", t.dialect()).withSourcePartitions(2), null,
+          store, new SimpleMeterRegistry(), clock);
+      // partition 1 is past SCN 20 with the value on key 1 (written at SCN 30: the value moved on after SCN 20)
+      applier.apply(batch(1, tx(30, ChangeEvent.insert(s, Row.of(s, 1L, "a@x"), Scn.ZERO, 0, 0))));
+      Batch late = batch(0, tx(20, ChangeEvent.insert(s, Row.of(s, 1000L, "a@x"), Scn.ZERO, 0, 0)));
+      assertThat(catchThrowable(() -> applier.apply(late))).isInstanceOf(PartitionBehindException.class)
+          .hasMessageContaining("a partition ahead of this one may still move the row holding the value on");
+      now.set(now.get().plusSeconds(UnfitValues.UNIQUE_SETTLE.toSeconds() + 1));
+      applier.apply(late); // still refused after the wait: a real violation, parked with its place
+      assertThat(rows(t, "SELECT event_key FROM gridway_dead_letter")).containsExactly("id=1000");
+    }
+  }
 }

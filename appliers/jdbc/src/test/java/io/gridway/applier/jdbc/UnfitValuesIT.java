@@ -115,4 +115,36 @@ class UnfitValuesIT {
           .isInstanceOf(UnfitValueException.class).hasMessageContaining("table " + t.database() + ".u column s key id=1");
     }
   }
+
+  @Test
+  void parkedChangesAreListedReplayedInOrderOnceTheyFitAndDiscarded() throws Exception {
+    try (Target t = Targets.postgres(PrivatePostgres.shared())) {
+      TableSchema s = t(t.database());
+      JdbcApplier running = applier(t, UnfitValueStrategy.PARK);
+      running.apply(batch(-1, tx(1, create(s)),
+          tx(3, ChangeEvent.insert(s, Row.of(s, 2L, "a\u0000b"), Scn.ZERO, 0, 0)),
+          tx(4, ChangeEvent.update(s, Row.of(s, 2L, "a\u0000b"), Row.of(s, 2L, "later"), Scn.ZERO, 0, 0)),
+          tx(5, ChangeEvent.insert(s, Row.of(s, 9L, "\u0000"), Scn.ZERO, 0, 0))));
+      ParkedChanges.Selection key2 = new ParkedChanges.Selection(t.database() + ".t", "id=2");
+      assertThat(new ParkedChanges(t.pool(), running).list(ParkedChanges.Selection.all()))
+          .extracting(p -> p.scn() + " " + p.op() + " " + p.key()).containsExactly("3 INSERT id=2", "4 UPDATE id=2", "5 INSERT id=9");
+
+      // still refused under park: nothing applied, and the key's later change stays behind its first
+      ParkedChanges.Replayed refused = new ParkedChanges(t.pool(), running).replay(key2);
+      assertThat(refused.applied()).isZero();
+      assertThat(refused.stillParked()).singleElement().asString().startsWith(t.database() + ".t id=2 (SCN 3): ");
+      // the operator chooses map: both changes of the key apply, in SCN order
+      ParkedChanges.Replayed replayed = new ParkedChanges(t.pool(), applier(t, UnfitValueStrategy.MAP)).replay(key2);
+      assertThat(replayed.applied()).isEqualTo(2);
+      assertThat(replayed.stillParked()).isEmpty();
+      assertThat(rows(t, "SELECT id, s FROM shop.t ORDER BY id")).containsExactly("2|later");
+
+      // the running consumer still held key 2 back in memory: its next change applies, it is not parked
+      running.apply(batch(-1, tx(6, ChangeEvent.update(s, Row.of(s, 2L, "later"), Row.of(s, 2L, "again"), Scn.ZERO, 0, 0))));
+      assertThat(rows(t, "SELECT id, s FROM shop.t ORDER BY id")).containsExactly("2|again");
+      assertThat(new ParkedChanges(t.pool(), running).discard(new ParkedChanges.Selection(t.database() + ".t", null)))
+          .isEqualTo(1);
+      assertThat(rows(t, "SELECT count(*) FROM gridway_dead_letter")).containsExactly("0");
+    }
+  }
 }
