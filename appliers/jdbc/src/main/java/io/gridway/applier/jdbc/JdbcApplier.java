@@ -62,6 +62,12 @@ public final class JdbcApplier implements BatchHandler {
   private final TargetShapes shapes;
   private final UnfitValues unfitValues;
   private final SchemaBarrier barrier;
+  private final ParkedChanges parkedChanges;
+  private final AtomicBoolean retryingHeldValues = new AtomicBoolean();
+  private volatile java.time.Instant nextHeldValueRetry = java.time.Instant.MIN;
+  private volatile java.time.Duration heldValueRetryInterval = FIRST_HELD_VALUE_RETRY;
+  private static final java.time.Duration FIRST_HELD_VALUE_RETRY = java.time.Duration.ofSeconds(1);
+  private static final java.time.Duration MAX_HELD_VALUE_RETRY = java.time.Duration.ofMinutes(1);
   private final ConcurrentHashMap<String, Long> applied = new ConcurrentHashMap<>();
   private final Set<String> deadLetterTables = ConcurrentHashMap.newKeySet();
   private final AtomicBoolean degraded = new AtomicBoolean();
@@ -104,6 +110,7 @@ public final class JdbcApplier implements BatchHandler {
     this.shapes = new TargetShapes(config.dialect());
     this.unfitValues = new UnfitValues(this, config.unfitValues(), meters);
     this.barrier = new SchemaBarrier(config.dialect(), config.group(), config.sourcePartitions());
+    this.parkedChanges = new ParkedChanges(dataSource, this);
     try (Connection c = dataSource.getConnection()) {
       unfitValues.load(c, deadLetterName(config.deadLetterTable()));
     } catch (SQLException e) {
@@ -135,6 +142,7 @@ public final class JdbcApplier implements BatchHandler {
    */
   @Override
   public void apply(Batch batch) throws Exception {
+    retryHeldValues();
     try {
       try {
         applyOnce(batch, false);
@@ -157,6 +165,36 @@ public final class JdbcApplier implements BatchHandler {
     if (degraded.compareAndSet(true, false)) {
       log.info("group {}: target reachable again", config.group());
     }
+  }
+
+  /**
+   * Changes parked because the target refused a value another row held (a UNIQUE secondary key under key-hash
+   * partitioning: the row holding it may be one a partition ahead wrote after this change, which its own later changes
+   * move on) are retried by themselves, at most one caller at a time, every second and backing off to a minute while
+   * nothing fits (JDBC.md). A retry that cannot reach the target waits for the next one.
+   */
+  private void retryHeldValues() {
+    java.time.Instant now = clock.instant();
+    if (!unfitValues.anyParked() || now.isBefore(nextHeldValueRetry) || !retryingHeldValues.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      ParkedChanges.Replayed replayed = parkedChanges.replayHeldValues();
+      if (replayed.applied() > 0) {
+        log.info("group {}: {} parked change(s) fit now and were applied", config.group(), replayed.applied());
+      }
+      heldValueRetryInterval = replayed.applied() > 0 ? FIRST_HELD_VALUE_RETRY
+          : min(heldValueRetryInterval.multipliedBy(2), MAX_HELD_VALUE_RETRY);
+    } catch (SQLException | RuntimeException e) {
+      log.debug("group {}: retrying parked changes failed: {}", config.group(), e.toString());
+    } finally {
+      nextHeldValueRetry = clock.instant().plus(heldValueRetryInterval);
+      retryingHeldValues.set(false);
+    }
+  }
+
+  private static java.time.Duration min(java.time.Duration a, java.time.Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
   }
 
   /**

@@ -2,6 +2,7 @@ package io.gridway.applier.jdbc;
 
 import io.gridway.core.event.ChangeEvent;
 import io.gridway.policy.ApplyRule;
+import io.gridway.policy.ConflictStrategy;
 import io.gridway.policy.UnfitValueStrategy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -11,7 +12,9 @@ import java.sql.Savepoint;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import javax.sql.DataSource;
 
@@ -74,48 +77,115 @@ public final class ParkedChanges {
   }
 
   /**
-   * Applies the selected parked changes in SCN order, each in its own transaction with the removal of its row. A change
-   * the target still refuses stays parked, and so do the later changes of its key (their order is kept).
+   * Applies the selected parked changes, each key's in SCN order and in one transaction with the removal of their rows.
+   * Under {@code source-wins} a key's target row depends only on its last change, so a change a later one of the same
+   * key supersedes is not applied again (a change refused for a value another row held may never fit, while the key's
+   * later DELETE makes it moot). A key whose changes the target still refuses stays parked, and with it the later keys
+   * of its table (their order is kept).
    */
   public Replayed replay(Selection selection) throws SQLException {
-    int applied = 0;
-    Set<String> blockedKeys = new HashSet<>();
-    List<String> stillParked = new ArrayList<>();
-    for (Parked p : list(selection)) {
+    return replay(list(selection));
+  }
+
+  /**
+   * The same for the keys whose first parked change the target refused for a value another row held (SQLSTATE class
+   * 23), with the changes parked behind it.
+   */
+  Replayed replayHeldValues() throws SQLException {
+    List<Parked> held = new ArrayList<>();
+    Set<String> heldKeys = new HashSet<>();
+    Set<String> otherKeys = new HashSet<>();
+    for (Parked p : list(Selection.all())) {
       String key = p.sourceTable() + " " + p.key();
-      if (blockedKeys.contains(key)) {
+      if (!heldKeys.contains(key) && !otherKeys.contains(key)) {
+        (p.reason().contains(": SQLSTATE 23") ? heldKeys : otherKeys).add(key);
+      }
+      if (heldKeys.contains(key)) {
+        held.add(p);
+      }
+    }
+    return replay(held);
+  }
+
+  private Replayed replay(List<Parked> parked) throws SQLException {
+    Map<String, List<Parked>> byKey = new LinkedHashMap<>(); // in order of each key's first parked SCN
+    for (Parked p : parked) {
+      byKey.computeIfAbsent(p.sourceTable() + " " + p.key(), k -> new ArrayList<>()).add(p);
+    }
+    int applied = 0;
+    Set<String> stuckTables = new HashSet<>();
+    List<String> stillParked = new ArrayList<>();
+    for (Map.Entry<String, List<Parked>> chain : byKey.entrySet()) {
+      Parked first = chain.getValue().get(0);
+      if (stuckTables.contains(first.sourceTable())) {
         continue;
       }
       try (Connection c = pool.getConnection()) {
         c.setAutoCommit(false);
         try (TargetTransaction tx = new TargetTransaction(applier, c)) {
-          ChangeEvent e = ParkedFrames.decode(frames(c, p.id()));
-          ApplyRule rule = JdbcApplier.rule(tx.policy(), e.schema());
-          Savepoint before = c.setSavepoint();
-          try {
-            tx.applyRow(e, rule, p.partition());
-            tx.flush();
-          } catch (SQLException refused) {
-            ChangeEvent mapped = UnfitValues.mapped(e);
-            if (!JdbcApplier.dataError(refused) || applier.unfitValues().strategy(rule) != UnfitValueStrategy.MAP
-                || mapped == e) {
-              throw refused;
-            }
-            c.rollback(before); // unfit-values: map — the documented replacement, as the consumer would apply it now
-            tx.applyRow(mapped, rule, p.partition());
-            tx.flush();
+          List<ChangeEvent> changes = new ArrayList<>();
+          for (Parked p : chain.getValue()) {
+            changes.add(ParkedFrames.decode(frames(c, p.id())));
           }
-          delete(c, p.id());
+          for (int i = 0; i < changes.size(); i++) {
+            ChangeEvent e = changes.get(i);
+            ApplyRule rule = JdbcApplier.rule(tx.policy(), e.schema());
+            if (!supersededByALaterChange(changes, i, rule)) {
+              apply(tx, c, e, rule, chain.getValue().get(i).partition());
+            }
+          }
+          for (Parked p : chain.getValue()) {
+            delete(c, p.id());
+          }
           c.commit();
-          applied++;
+          applied += changes.size();
         } catch (SQLException | RuntimeException refused) {
           c.rollback();
-          blockedKeys.add(key);
-          stillParked.add(key + " (SCN " + Long.toUnsignedString(p.scn()) + "): " + oneLine(refused));
+          stuckTables.add(first.sourceTable());
+          stillParked.add(chain.getKey() + " (SCN " + Long.toUnsignedString(first.scn()) + "): " + oneLine(refused));
         }
       }
     }
     return new Replayed(applied, stillParked);
+  }
+
+  /** One change by the table's rules now; under {@code unfit-values: map}, its documented replacement when refused. */
+  private void apply(TargetTransaction tx, Connection c, ChangeEvent e, ApplyRule rule, int partition) throws SQLException {
+    Savepoint before = c.setSavepoint();
+    try {
+      tx.applyRow(e, rule, partition);
+      tx.flush();
+    } catch (SQLException refused) {
+      ChangeEvent mapped = UnfitValues.mapped(e);
+      if (!JdbcApplier.dataError(refused) || applier.unfitValues().strategy(rule) != UnfitValueStrategy.MAP
+          || mapped == e) {
+        throw refused;
+      }
+      c.rollback(before);
+      tx.applyRow(mapped, rule, partition);
+      tx.flush();
+    }
+  }
+
+  /**
+   * Whether change {@code i} of one key's chain need not be applied: under {@code source-wins} a later change of the same
+   * key sets the row whatever it was before, unless a change in between moves the key (then every change counts).
+   */
+  private static boolean supersededByALaterChange(List<ChangeEvent> changes, int i, ApplyRule rule) {
+    if (rule.conflict().strategy() != ConflictStrategy.SOURCE_WINS || !changes.get(i).schema().hasPrimaryKey()) {
+      return false;
+    }
+    for (int j = i; j < changes.size(); j++) {
+      if (movesItsKey(changes.get(j))) {
+        return false;
+      }
+    }
+    return i < changes.size() - 1;
+  }
+
+  private static boolean movesItsKey(ChangeEvent e) {
+    return e.op() == io.gridway.core.event.Operation.UPDATE
+        && !ConflictResolver.keyOf(e.schema(), e.before()).equals(ConflictResolver.keyOf(e.schema(), e.after()));
   }
 
   /** Removes the selected parked changes without applying them; returns how many. */

@@ -43,10 +43,6 @@ final class UnfitValues {
   private final UnfitValueStrategy policy;
   /** {@code table NUL key} of every parked keyed change of this group: later changes of the key park behind it. */
   private final Set<String> parkedKeys = ConcurrentHashMap.newKeySet();
-  /** How long a UNIQUE refusal with no partition behind is waited for before it counts as real ({@link #settling}). */
-  static final java.time.Duration UNIQUE_SETTLE = java.time.Duration.ofSeconds(30);
-  /** {@code partition/scn} of UNIQUE refusals being waited for, and when each was first seen. */
-  private final ConcurrentHashMap<String, java.time.Instant> firstRefused = new ConcurrentHashMap<>();
   private final Counter parked;
 
   UnfitValues(JdbcApplier applier, UnfitValueStrategy policy, MeterRegistry meters) {
@@ -128,27 +124,9 @@ final class UnfitValues {
     return blocked(e);
   }
 
-  /**
-   * With several partitions, a UNIQUE value may also be held by a row a partition ahead of this one wrote after this
-   * change's SCN (the value moved on, and will move again before this partition gets there): the violation is
-   * transient too. It is waited for {@link #UNIQUE_SETTLE} from its first refusal, then treated as real (parked by
-   * default, so nothing is lost if the wait was too short: {@code gridway parked replay}).
-   */
-  private boolean settling(int partition, ChangeEvent e) {
-    if (applier.config().sourcePartitions() < 2) {
-      return false;
-    }
-    java.time.Instant now = applier.clock().instant();
-    if (firstRefused.size() > 4096) { // refusals that passed later leave their entry: bound the map
-      firstRefused.values().removeIf(first -> first.isBefore(now.minus(UNIQUE_SETTLE)));
-    }
-    String refusal = partition + "/" + e.scn().value();
-    java.time.Instant first = firstRefused.computeIfAbsent(refusal, k -> now);
-    if (now.isBefore(first.plus(UNIQUE_SETTLE))) {
-      return true;
-    }
-    firstRefused.remove(refusal);
-    return false;
+  /** Whether any keyed change of this group is parked. */
+  boolean anyParked() {
+    return !parkedKeys.isEmpty();
   }
 
   /** Parks a change behind its parked key. */
@@ -174,10 +152,6 @@ final class UnfitValues {
       if (behind >= 0) { // a key move's DELETE may still be on its way in that partition: not a real conflict yet
         throw new PartitionBehindException(place + " while partition " + behind + " of the group is before this SCN;"
             + " waiting for it");
-      }
-      if (settling(partition, e)) {
-        throw new PartitionBehindException(place + " while a partition ahead of this one may still move the row"
-            + " holding the value on; waiting up to " + UNIQUE_SETTLE.toSeconds() + " s");
       }
     }
     String column = column(e, refused);
