@@ -97,7 +97,10 @@ class QuickstartIT {
           }
         }
         if (block.runs()) {
+          long blockBegin = System.nanoTime();
           String output = run(block, prelude, root, operator, pg, user, group);
+          System.out.printf("block %d ran in %.1f s: %s%n", block.number(), (System.nanoTime() - blockBegin) / 1e9,
+              block.text().lines().findFirst().orElse(""));
           if (block.text().contains("systemd-analyze verify")) {
             // verify exits 0 on unknown keys and bad values too: any line about a unit is a finding
             assertThat(output.lines().filter(l -> l.contains("gridway"))).as(output).isEmpty();
@@ -130,14 +133,12 @@ class QuickstartIT {
       System.out.printf("after kill -9 of every unit: equal again %.1f s later%n", (System.nanoTime() - killedAt) / 1e9);
       // the page's order 1, and 2 × (100 inserted - 10 deleted)
       assertThat(rows(maria.connect(sourceDb), "SELECT count(*) FROM orders")).containsExactly("181");
-    } catch (Throwable t) {
-      for (UnitSupervisor unit : units) {
-        System.out.println("==== journal of " + unit.unit().name() + "\n" + unit.journal());
-      }
-      throw t;
     } finally {
       stopAll(units);
       timer.shutdownNow();
+      for (UnitSupervisor unit : units) {
+        System.out.println("==== journal of " + unit.unit().name() + "\n" + unit.journal());
+      }
     }
     for (UnitSupervisor unit : units) {
       await().atMost(Duration.ofSeconds(10)).until(() -> unit.exits().size() == 2);
