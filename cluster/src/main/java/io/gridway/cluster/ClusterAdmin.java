@@ -12,6 +12,7 @@ import org.apache.helix.controller.rebalancer.DelayedAutoRebalancer;
 import org.apache.helix.model.BuiltInStateModelDefinitions;
 import org.apache.helix.model.IdealState;
 import org.apache.helix.model.InstanceConfig;
+import org.apache.zookeeper.KeeperException;
 
 /**
  * Cluster setup and operator actions, all idempotent: creating the Helix cluster and its state models
@@ -26,6 +27,7 @@ import org.apache.helix.model.InstanceConfig;
  * <p>Not thread-safe; short-lived (one per command). {@link #close()} it.
  */
 public final class ClusterAdmin implements AutoCloseable {
+  private static final int SETUP_ATTEMPTS = 8;
   private final ZkConfig zk;
   private final String cluster;
   private final HelixAdmin admin;
@@ -38,6 +40,10 @@ public final class ClusterAdmin implements AutoCloseable {
 
   /** Creates the cluster and the LeaderStandby and OnlineOffline state models if missing. Idempotent. */
   public void init() {
+    duringSetupRaces(this::initOnce);
+  }
+
+  private void initOnce() {
     admin.addCluster(cluster, false);
     List<String> defs = admin.getStateModelDefs(cluster);
     for (BuiltInStateModelDefinitions def : List.of(BuiltInStateModelDefinitions.LeaderStandby, BuiltInStateModelDefinitions.OnlineOffline)) {
@@ -49,12 +55,48 @@ public final class ClusterAdmin implements AutoCloseable {
 
   /** Creates or updates {@code relay.<source>}: {@code partitions} partitions, each on {@code replicas} relays. */
   public void ensureRelayResource(String source, int partitions, int replicas) {
-    ensureResource(Helix.relayResource(source), partitions, replicas, Helix.ONLINE_OFFLINE);
+    duringSetupRaces(() -> ensureResource(Helix.relayResource(source), partitions, replicas, Helix.ONLINE_OFFLINE));
   }
 
   /** Creates the group, or updates its replicas if it exists. Its partition count cannot change. */
   public void createOrUpdateGroup(GroupSpec group) {
-    ensureResource(Helix.groupResource(group.name()), group.partitions(), group.replicas(), Helix.LEADER_STANDBY);
+    duringSetupRaces(() -> ensureResource(Helix.groupResource(group.name()), group.partitions(), group.replicas(),
+        Helix.LEADER_STANDBY));
+  }
+
+  /**
+   * Runs a setup step again (up to {@value #SETUP_ATTEMPTS} times, 50 ms more wait each time) while it fails because
+   * another process is creating the same znodes at that moment: every unit of a one-VM install starts at once, and
+   * Helix's checks are not atomic (two consumers of a new group both find no ideal state and the second create gets
+   * NodeExists; {@code addCluster} returns as soon as the other's root exists, before its state model node does, so
+   * the read after it gets NoNode). QuickstartIT saw the first: one consumer exited 1 at its very first start.
+   */
+  private static void duringSetupRaces(Runnable step) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        step.run();
+        return;
+      } catch (RuntimeException e) {
+        if (attempt == SETUP_ATTEMPTS || !isSetupRace(e)) {
+          throw e;
+        }
+        try {
+          Thread.sleep(50L * attempt);
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          throw e;
+        }
+      }
+    }
+  }
+
+  private static boolean isSetupRace(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof KeeperException.NodeExistsException || t instanceof KeeperException.NoNodeException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private void ensureResource(String resource, int partitions, int replicas, String stateModel) {
@@ -84,7 +126,16 @@ public final class ClusterAdmin implements AutoCloseable {
       is.getRecord().setListField(name, new ArrayList<>());
       is.getRecord().setMapField(name, new TreeMap<>());
     }
-    admin.addResource(cluster, resource, is);
+    try {
+      admin.addResource(cluster, resource, is);
+    } catch (RuntimeException e) {
+      // created by another process since idealState() above (Helix says so by a HelixException "already exists" or
+      // ZooKeeper's NodeExists, depending on the moment): check the one that won against this spec
+      if (idealState(resource) == null) {
+        throw e;
+      }
+      ensureResource(resource, partitions, replicas, stateModel);
+    }
   }
 
   /**

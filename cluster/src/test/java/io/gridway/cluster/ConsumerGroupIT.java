@@ -75,6 +75,33 @@ class ConsumerGroupIT {
   }
 
   @Test
+  void consumersSettingUpANewClusterAndGroupAtTheSameMomentAllSucceed() throws Exception {
+    // every unit of a VM starts at once: each consumer creates the cluster and its group if missing
+    for (int round = 0; round < 5; round++) {
+      String name = cluster + "r" + round;
+      java.util.concurrent.CyclicBarrier barrier = new java.util.concurrent.CyclicBarrier(3);
+      List<java.util.concurrent.CompletableFuture<Void>> setups = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        setups.add(java.util.concurrent.CompletableFuture.runAsync(() -> {
+          try (ClusterAdmin admin = new ClusterAdmin(zk(), name)) {
+            barrier.await();
+            admin.init();
+            admin.createOrUpdateGroup(new GroupSpec("orders", 4, 2));
+          } catch (InterruptedException | java.util.concurrent.BrokenBarrierException e) {
+            throw new IllegalStateException(e);
+          }
+        }));
+      }
+      for (java.util.concurrent.CompletableFuture<Void> setup : setups) {
+        setup.get(60, java.util.concurrent.TimeUnit.SECONDS);
+      }
+      try (ClusterAdmin admin = new ClusterAdmin(zk(), name)) {
+        assertThat(admin.groups()).containsExactly(Map.entry("orders", new GroupSpec("orders", 4, 2)));
+      }
+    }
+  }
+
+  @Test
   void partitionsSpreadEvenlyAndMoveBreakBeforeMake() {
     ZkConfig zk = zk();
     try (ClusterAdmin admin = new ClusterAdmin(zk, cluster)) {
