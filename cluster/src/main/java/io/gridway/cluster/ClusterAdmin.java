@@ -8,11 +8,15 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.helix.ConfigAccessor;
 import org.apache.helix.HelixAdmin;
+import org.apache.helix.HelixException;
+import org.apache.helix.constants.InstanceConstants;
 import org.apache.helix.controller.rebalancer.DelayedAutoRebalancer;
 import org.apache.helix.model.BuiltInStateModelDefinitions;
 import org.apache.helix.model.IdealState;
 import org.apache.helix.model.InstanceConfig;
 import org.apache.zookeeper.KeeperException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Cluster setup and operator actions, all idempotent: creating the Helix cluster and its state models
@@ -27,6 +31,7 @@ import org.apache.zookeeper.KeeperException;
  * <p>Not thread-safe; short-lived (one per command). {@link #close()} it.
  */
 public final class ClusterAdmin implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ClusterAdmin.class);
   private static final int SETUP_ATTEMPTS = 8;
   private final ZkConfig zk;
   private final String cluster;
@@ -66,7 +71,7 @@ public final class ClusterAdmin implements AutoCloseable {
 
   /**
    * Runs a setup step again (up to {@value #SETUP_ATTEMPTS} times, 50 ms more wait each time) while it fails because
-   * another process is creating the same znodes at that moment: every unit of a one-VM install starts at once, and
+   * another process is creating the same znodes, or registering itself, at that moment: every unit of a one-VM install starts at once, and
    * Helix's checks are not atomic (two consumers of a new group both find no ideal state and the second create gets
    * NodeExists; {@code addCluster} returns as soon as the other's root exists, before its state model node does, so
    * the read after it gets NoNode). QuickstartIT saw the first: one consumer exited 1 at its very first start.
@@ -93,6 +98,11 @@ public final class ClusterAdmin implements AutoCloseable {
   private static boolean isSetupRace(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof KeeperException.NodeExistsException || t instanceof KeeperException.NoNodeException) {
+        return true;
+      }
+      // Helix 1.4's addInstance reads every other instance's config; one being added at the same moment is listed
+      // before its config exists ("fail to get config. instance: c2 is NOT setup in cluster: …")
+      if (t instanceof HelixException && String.valueOf(t.getMessage()).contains("is NOT setup in cluster")) {
         return true;
       }
     }
@@ -201,6 +211,10 @@ public final class ClusterAdmin implements AutoCloseable {
   /** Registers or updates a participant: its endpoint and tags (the resources it may hold). */
   void registerInstance(String instance, String endpoint, List<String> tags) {
     Helix.requireName(instance, "instance");
+    duringSetupRaces(() -> registerInstanceOnce(instance, endpoint, tags));
+  }
+
+  private void registerInstanceOnce(String instance, String endpoint, List<String> tags) {
     if (!admin.getInstancesInCluster(cluster).contains(instance)) {
       InstanceConfig config = new InstanceConfig(instance);
       fill(config, endpoint, tags);
@@ -220,6 +234,24 @@ public final class ClusterAdmin implements AutoCloseable {
           configs.close();
         }
       }
+    }
+    enableIfUnknown(instance);
+  }
+
+  /**
+   * Helix 1.4's {@code addInstance} checks the new instance against every other instance's config; when another
+   * participant is being added at that moment (every unit of a one-VM install starts at once) its config is not there
+   * yet, and Helix logs an ERROR ("instance: consumer-2 is NOT setup in cluster") and gives the new instance the
+   * operation UNKNOWN, which its rebalancer never assigns replicas to, for good: QuickstartIT saw a consumer that never
+   * got a partition. UNKNOWN otherwise comes from logical-id swaps, which Gridway does not use, so it is put back to
+   * ENABLE here, on every registration (a process restarted after that race heals too).
+   */
+  private void enableIfUnknown(String instance) {
+    InstanceConfig config = admin.getInstanceConfig(cluster, instance);
+    if (config.getInstanceOperation().getOperation() == InstanceConstants.InstanceOperation.UNKNOWN) {
+      admin.setInstanceOperation(cluster, instance, InstanceConstants.InstanceOperation.ENABLE);
+      LOG.warn("instance {} of cluster {} was left UNKNOWN (not assignable) by a registration racing another one; "
+          + "set to ENABLE", instance, cluster);
     }
   }
 
