@@ -8,10 +8,15 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.helix.ConfigAccessor;
 import org.apache.helix.HelixAdmin;
+import org.apache.helix.HelixException;
+import org.apache.helix.constants.InstanceConstants;
 import org.apache.helix.controller.rebalancer.DelayedAutoRebalancer;
 import org.apache.helix.model.BuiltInStateModelDefinitions;
 import org.apache.helix.model.IdealState;
 import org.apache.helix.model.InstanceConfig;
+import org.apache.zookeeper.KeeperException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Cluster setup and operator actions, all idempotent: creating the Helix cluster and its state models
@@ -26,6 +31,8 @@ import org.apache.helix.model.InstanceConfig;
  * <p>Not thread-safe; short-lived (one per command). {@link #close()} it.
  */
 public final class ClusterAdmin implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ClusterAdmin.class);
+  private static final int SETUP_ATTEMPTS = 8;
   private final ZkConfig zk;
   private final String cluster;
   private final HelixAdmin admin;
@@ -38,6 +45,10 @@ public final class ClusterAdmin implements AutoCloseable {
 
   /** Creates the cluster and the LeaderStandby and OnlineOffline state models if missing. Idempotent. */
   public void init() {
+    duringSetupRaces(this::initOnce);
+  }
+
+  private void initOnce() {
     admin.addCluster(cluster, false);
     List<String> defs = admin.getStateModelDefs(cluster);
     for (BuiltInStateModelDefinitions def : List.of(BuiltInStateModelDefinitions.LeaderStandby, BuiltInStateModelDefinitions.OnlineOffline)) {
@@ -49,12 +60,53 @@ public final class ClusterAdmin implements AutoCloseable {
 
   /** Creates or updates {@code relay.<source>}: {@code partitions} partitions, each on {@code replicas} relays. */
   public void ensureRelayResource(String source, int partitions, int replicas) {
-    ensureResource(Helix.relayResource(source), partitions, replicas, Helix.ONLINE_OFFLINE);
+    duringSetupRaces(() -> ensureResource(Helix.relayResource(source), partitions, replicas, Helix.ONLINE_OFFLINE));
   }
 
   /** Creates the group, or updates its replicas if it exists. Its partition count cannot change. */
   public void createOrUpdateGroup(GroupSpec group) {
-    ensureResource(Helix.groupResource(group.name()), group.partitions(), group.replicas(), Helix.LEADER_STANDBY);
+    duringSetupRaces(() -> ensureResource(Helix.groupResource(group.name()), group.partitions(), group.replicas(),
+        Helix.LEADER_STANDBY));
+  }
+
+  /**
+   * Runs a setup step again (up to {@value #SETUP_ATTEMPTS} times, 50 ms more wait each time) while it fails because
+   * another process is creating the same znodes, or registering itself, at that moment: every unit of a one-VM install starts at once, and
+   * Helix's checks are not atomic (two consumers of a new group both find no ideal state and the second create gets
+   * NodeExists; {@code addCluster} returns as soon as the other's root exists, before its state model node does, so
+   * the read after it gets NoNode). QuickstartIT saw the first: one consumer exited 1 at its very first start.
+   */
+  private static void duringSetupRaces(Runnable step) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        step.run();
+        return;
+      } catch (RuntimeException e) {
+        if (attempt == SETUP_ATTEMPTS || !isSetupRace(e)) {
+          throw e;
+        }
+        try {
+          Thread.sleep(50L * attempt);
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          throw e;
+        }
+      }
+    }
+  }
+
+  private static boolean isSetupRace(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof KeeperException.NodeExistsException || t instanceof KeeperException.NoNodeException) {
+        return true;
+      }
+      // Helix 1.4's addInstance reads every other instance's config; one being added at the same moment is listed
+      // before its config exists ("fail to get config. instance: c2 is NOT setup in cluster: …")
+      if (t instanceof HelixException && String.valueOf(t.getMessage()).contains("is NOT setup in cluster")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private void ensureResource(String resource, int partitions, int replicas, String stateModel) {
@@ -84,7 +136,16 @@ public final class ClusterAdmin implements AutoCloseable {
       is.getRecord().setListField(name, new ArrayList<>());
       is.getRecord().setMapField(name, new TreeMap<>());
     }
-    admin.addResource(cluster, resource, is);
+    try {
+      admin.addResource(cluster, resource, is);
+    } catch (RuntimeException e) {
+      // created by another process since idealState() above (Helix says so by a HelixException "already exists" or
+      // ZooKeeper's NodeExists, depending on the moment): check the one that won against this spec
+      if (idealState(resource) == null) {
+        throw e;
+      }
+      ensureResource(resource, partitions, replicas, stateModel);
+    }
   }
 
   /**
@@ -150,6 +211,10 @@ public final class ClusterAdmin implements AutoCloseable {
   /** Registers or updates a participant: its endpoint and tags (the resources it may hold). */
   void registerInstance(String instance, String endpoint, List<String> tags) {
     Helix.requireName(instance, "instance");
+    duringSetupRaces(() -> registerInstanceOnce(instance, endpoint, tags));
+  }
+
+  private void registerInstanceOnce(String instance, String endpoint, List<String> tags) {
     if (!admin.getInstancesInCluster(cluster).contains(instance)) {
       InstanceConfig config = new InstanceConfig(instance);
       fill(config, endpoint, tags);
@@ -169,6 +234,24 @@ public final class ClusterAdmin implements AutoCloseable {
           configs.close();
         }
       }
+    }
+    enableIfUnknown(instance);
+  }
+
+  /**
+   * Helix 1.4's {@code addInstance} checks the new instance against every other instance's config; when another
+   * participant is being added at that moment (every unit of a one-VM install starts at once) its config is not there
+   * yet, and Helix logs an ERROR ("instance: consumer-2 is NOT setup in cluster") and gives the new instance the
+   * operation UNKNOWN, which its rebalancer never assigns replicas to, for good: QuickstartIT saw a consumer that never
+   * got a partition. UNKNOWN otherwise comes from logical-id swaps, which Gridway does not use, so it is put back to
+   * ENABLE here, on every registration (a process restarted after that race heals too).
+   */
+  private void enableIfUnknown(String instance) {
+    InstanceConfig config = admin.getInstanceConfig(cluster, instance);
+    if (config.getInstanceOperation().getOperation() == InstanceConstants.InstanceOperation.UNKNOWN) {
+      admin.setInstanceOperation(cluster, instance, InstanceConstants.InstanceOperation.ENABLE);
+      LOG.warn("instance {} of cluster {} was left UNKNOWN (not assignable) by a registration racing another one; "
+          + "set to ENABLE", instance, cluster);
     }
   }
 

@@ -14,7 +14,13 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.helix.HelixAdmin;
+import org.apache.helix.constants.InstanceConstants.InstanceOperation;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -71,6 +77,48 @@ class ConsumerGroupIT {
     try (ClusterStatusReader status = new ClusterStatusReader(zk(), cluster)) {
       ClusterStatus s = status.read();
       assertThat(s.resources()).extracting(ClusterStatus.Resource::name).containsExactlyInAnyOrder("group.orders", "relay.shop");
+    }
+  }
+
+  @Test
+  void consumersSettingUpANewClusterAndGroupAtTheSameMomentAllSucceedAndAllMayLeadPartitions() throws Exception {
+    // every unit of a VM starts at once: each consumer creates the cluster and its group if missing
+    for (int round = 0; round < 5; round++) {
+      String name = cluster + "r" + round;
+      CyclicBarrier barrier = new CyclicBarrier(3);
+      List<CompletableFuture<Void>> setups = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        String instance = "c" + i;
+        setups.add(CompletableFuture.runAsync(() -> {
+          try (ClusterAdmin admin = new ClusterAdmin(zk(), name)) {
+            barrier.await();
+            admin.init();
+            admin.createOrUpdateGroup(new GroupSpec("orders", 4, 2));
+            admin.registerInstance(instance, "http://127.0.0.1:" + (20000 + instance.hashCode() % 1000),
+                List.of("group.orders"));
+          } catch (InterruptedException | BrokenBarrierException e) {
+            throw new IllegalStateException(e);
+          }
+        }));
+      }
+      for (CompletableFuture<Void> setup : setups) {
+        setup.get(60, TimeUnit.SECONDS);
+      }
+      try (ClusterAdmin admin = new ClusterAdmin(zk(), name)) {
+        assertThat(admin.groups()).containsExactly(Map.entry("orders", new GroupSpec("orders", 4, 2)));
+        HelixAdmin helix = Helix.admin(zk());
+        try {
+          List<String> instances = helix.getInstancesInCluster(name);
+          assertThat(instances).hasSize(3);
+          for (String instance : instances) {
+            assertThat(helix.getInstanceConfig(name, instance).getInstanceOperation().getOperation())
+                .as("%s may be given partitions", instance)
+                .isEqualTo(InstanceOperation.ENABLE);
+          }
+        } finally {
+          helix.close();
+        }
+      }
     }
   }
 

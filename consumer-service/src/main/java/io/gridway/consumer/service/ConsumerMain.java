@@ -11,6 +11,8 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The consumer service: {@code java io.gridway.consumer.service.ConsumerMain --config consumer.yml} (see {@link
@@ -87,8 +89,11 @@ public final class ConsumerMain {
       System.err.println("configuration error: " + e.getMessage());
       return 2;
     } catch (StartTimeoutException | CheckpointException e) {
-      // a peer that stayed away, not a setting: exit 1, which systemd's Restart=on-failure restarts
-      System.err.println("cannot start: " + e.getMessage());
+      // a peer that stayed away, not a setting: exit 1, which systemd's Restart=on-failure restarts. One ERROR line
+      // (the journal's priority filter and alerting see it), naming the peer and the setting that points at it.
+      // (A logger got here, not in a static field: run() chooses logback's configuration before the first one is made.)
+      Logger log = LoggerFactory.getLogger(ConsumerMain.class);
+      log.error("cannot start: {}", e.getMessage());
       return 1;
     }
     CountDownLatch stopped = new CountDownLatch(1);

@@ -65,13 +65,14 @@ public final class ConsumerService implements AutoCloseable {
    * Checks the relays, opens the checkpoint store and the applier and, in cluster mode, creates the consumer
    * group if it does not exist. Starts nothing.
    *
-   * <p>Relays that do not answer yet and a target database that cannot be reached are retried with backoff for {@code
-   * startTimeout} (a relay restarting, a database coming up), logged once per change.
+   * <p>ZooKeeper (cluster mode, discovery), relays that do not answer yet and a target database that cannot be reached
+   * are retried with backoff for {@code startTimeout} (a relay restarting, a database or the controller's ZooKeeper
+   * coming up), logged once per change.
    *
    * @throws IllegalArgumentException naming the key of a setting the operator must change (no such source or
    *     partition, a rejected {@code where}, a bad applier setting, a target that refuses the user or has no such
    *     database)
-   * @throws StartTimeoutException when a relay or the target stayed unreachable for {@code startTimeout}
+   * @throws StartTimeoutException when ZooKeeper, a relay or the target stayed unreachable for {@code startTimeout}
    * @throws io.gridway.core.checkpoint.CheckpointException when the checkpoint store cannot be opened
    */
   public static ConsumerService create(ServiceConfig config, MeterRegistry meters) throws InterruptedException {
@@ -82,6 +83,20 @@ public final class ConsumerService implements AutoCloseable {
     ConsumerConfig checked = !config.isClustered() ? config.consumer()
         : config.consumer().withPartitions(IntStream.range(0, config.cluster().partitions()).boxed().toList());
     ZkConfig zk = config.isClustered() ? config.cluster().zkConfig() : null;
+    // ZooKeeper first: on one VM the controller hosts it and systemd starts every unit at once, so a consumer often
+    // comes up before it; checked here with a short TCP probe, because Helix's own client would block 60 s per attempt
+    if (zk != null) {
+      retry.run("consumer: cluster " + config.cluster().name() + " at ZooKeeper " + zk.connectString(), () -> {
+        ZooKeeperPreflight.check(zk.connectString(), "cluster.zk", Duration.ofSeconds(3));
+        return null;
+      });
+    }
+    if (checked.isDiscovering() && (zk == null || !checked.discovery().zk().equals(zk.connectString()))) {
+      retry.run("consumer: relay discovery at ZooKeeper " + checked.discovery().zk(), () -> {
+        ZooKeeperPreflight.check(checked.discovery().zk(), "consumer.discovery.zk", Duration.ofSeconds(3));
+        return null;
+      });
+    }
     int served = retry.run("consumer: relays " + checked.relays(), () -> RelayPreflight.check(checked, Duration.ofSeconds(3)));
     // the source's partitions: a relay lists all of them; in a cluster the group has one per source partition
     int sourcePartitions = served > 0 ? served : Math.max(1, checked.partitions().size());
