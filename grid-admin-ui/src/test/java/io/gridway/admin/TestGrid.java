@@ -1,0 +1,89 @@
+package io.gridway.admin;
+
+import io.gridway.cluster.ClusterAdmin;
+import io.gridway.cluster.ConsumerParticipant;
+import io.gridway.cluster.GroupSpec;
+import io.gridway.cluster.PartitionOwner;
+import io.gridway.cluster.ZkCheckpointStore;
+import io.gridway.cluster.ZkConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A private cluster on a test ZooKeeper: group {@code orders} (4 partitions, 2 replicas), an admin service (the
+ * controller) and two consumer participants whose owners record which partitions they lead, so a test sees what
+ * "applying" means to Helix: lead() starts a partition, release() stops it.
+ */
+final class TestGrid implements AutoCloseable {
+  private static final AtomicInteger CLUSTERS = new AtomicInteger();
+  final String cluster = "adm" + ProcessHandle.current().pid() + "x" + CLUSTERS.incrementAndGet();
+  final ZkConfig zk;
+  final Path stateDir;
+  /** partition of orders → the instance leading it now. */
+  final Map<Integer, String> leaders = new ConcurrentHashMap<>();
+  private final List<AutoCloseable> closeables = new ArrayList<>();
+  final AdminService admin;
+
+  TestGrid(String connectString, Duration zkTimeout) throws Exception {
+    zk = ZkConfig.external(connectString);
+    stateDir = Files.createTempDirectory("gridway-admin-").resolve("state");
+    try (ClusterAdmin a = new ClusterAdmin(zk, cluster)) {
+      a.init();
+      a.createOrUpdateGroup(new GroupSpec("orders", 4, 2));
+    }
+    ZkCheckpointStore store = ZkCheckpointStore.open(zk, cluster, Clock.systemUTC());
+    closeables.add(store);
+    for (String name : List.of("c1", "c2")) {
+      ConsumerParticipant p = new ConsumerParticipant(zk, cluster, name, "http://127.0.0.1:1000" + name.charAt(1),
+          Map.of("orders", owner(name)), store);
+      p.start();
+      closeables.add(p);
+    }
+    admin = AdminService.start(new AdminSettings(zk, cluster, "admin1", null, 0, stateDir, null, zkTimeout), Clock.systemUTC());
+    closeables.add(admin);
+  }
+
+  private PartitionOwner owner(String instance) {
+    return new PartitionOwner() {
+      @Override
+      public void lead(int partition, long generation) {
+        leaders.put(partition, instance);
+      }
+
+      @Override
+      public void release(int partition) {
+        leaders.remove(partition, instance);
+      }
+    };
+  }
+
+  String adminPassword() throws java.io.IOException {
+    return Files.readString(admin.initialPasswordFile()).trim();
+  }
+
+  ApiClient loggedInAdmin() throws java.io.IOException {
+    ApiClient c = new ApiClient(admin.url());
+    if (c.login("admin", adminPassword()).status() != 200) {
+      throw new IllegalStateException("admin cannot log in");
+    }
+    return c;
+  }
+
+  @Override
+  public void close() {
+    for (int i = closeables.size() - 1; i >= 0; i--) {
+      try {
+        closeables.get(i).close();
+      } catch (Exception e) {
+        throw new IllegalStateException("closing " + closeables.get(i), e);
+      }
+    }
+  }
+}
