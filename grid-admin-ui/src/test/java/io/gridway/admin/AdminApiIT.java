@@ -78,6 +78,12 @@ class AdminApiIT {
     Map<Integer, String> shown = new TreeMap<>();
     orders.get("partitionStates").forEach(p -> shown.put(p.get("partition").asInt(), p.get("leader").asText()));
     assertThat(shown).isEqualTo(external).isEqualTo(new TreeMap<>(grid.leaders));
+    JsonNode p3 = orders.get("partitionStates").get(3);
+    assertThat(p3.get("checkpointScn").asText()).isEqualTo("1003");
+    assertThat(p3.get("committedScn").asText()).isEqualTo("1003");
+    assertThat(p3.get("scnBehind").asText()).isEqualTo(Long.toString(TestGrid.BEHIND));
+    assertThat(p3.get("lagMillis").asLong()).isEqualTo(TestGrid.LAG_MILLIS);
+    assertThat(p3.get("standbys").size()).isEqualTo(1);
     assertThat(api.get("/api/v1/cluster").body().get("controller").asText()).isEqualTo("admin1");
   }
 

@@ -2,7 +2,11 @@ package io.gridway.admin;
 
 import io.gridway.cluster.ClusterAdmin;
 import io.gridway.cluster.ConsumerParticipant;
+import io.gridway.cluster.GroupProgress;
 import io.gridway.cluster.GroupSpec;
+import io.gridway.core.checkpoint.Checkpoint;
+import io.gridway.core.event.Scn;
+import java.time.Instant;
 import io.gridway.cluster.PartitionOwner;
 import io.gridway.cluster.ZkCheckpointStore;
 import io.gridway.cluster.ZkConfig;
@@ -19,7 +23,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A private cluster on a test ZooKeeper: group {@code orders} (4 partitions, 2 replicas), an admin service (the
  * controller) and two consumer participants whose owners record which partitions they lead, so a test sees what
- * "applying" means to Helix: lead() starts a partition, release() stops it.
+ * "applying" means to Helix: lead() starts a partition, release() stops it. On lead() an owner writes what a consumer
+ * writes, through the same stores: the partition's checkpoint (SCN {@code 1000 + p}) and a progress report (received
+ * {@link #BEHIND} SCNs further, committed {@link #LAG_MILLIS} ms behind the source).
  */
 final class TestGrid implements AutoCloseable {
   private static final AtomicInteger CLUSTERS = new AtomicInteger();
@@ -30,6 +36,10 @@ final class TestGrid implements AutoCloseable {
   final Map<Integer, String> leaders = new ConcurrentHashMap<>();
   private final List<AutoCloseable> closeables = new ArrayList<>();
   final AdminService admin;
+  static final long BEHIND = 10;
+  static final long LAG_MILLIS = 500;
+  private final ZkCheckpointStore store;
+  private final GroupProgress progress;
 
   TestGrid(String connectString, Duration zkTimeout) throws Exception {
     zk = ZkConfig.external(connectString);
@@ -38,8 +48,10 @@ final class TestGrid implements AutoCloseable {
       a.init();
       a.createOrUpdateGroup(new GroupSpec("orders", 4, 2));
     }
-    ZkCheckpointStore store = ZkCheckpointStore.open(zk, cluster, Clock.systemUTC());
+    store = ZkCheckpointStore.open(zk, cluster, Clock.systemUTC());
     closeables.add(store);
+    progress = GroupProgress.open(zk, cluster);
+    closeables.add(progress);
     for (String name : List.of("c1", "c2")) {
       ConsumerParticipant p = new ConsumerParticipant(zk, cluster, name, "http://127.0.0.1:1000" + name.charAt(1),
           Map.of("orders", owner(name)), store);
@@ -54,6 +66,10 @@ final class TestGrid implements AutoCloseable {
     return new PartitionOwner() {
       @Override
       public void lead(int partition, long generation) {
+        Instant now = Instant.now();
+        store.write(List.of(Checkpoint.of("orders", partition, new Scn(1000 + partition), generation, now)));
+        progress.publish("orders", partition, new GroupProgress.Report(instance, 1000 + partition, 1000 + partition + BEHIND,
+            now.toEpochMilli() - LAG_MILLIS, now.toEpochMilli()));
         leaders.put(partition, instance);
       }
 

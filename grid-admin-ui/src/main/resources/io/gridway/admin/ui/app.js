@@ -213,20 +213,28 @@ function drawLag(g) {
   }));
 }
 
+function sayAtForm(text, ok = false) {
+  const m = $('create-message');
+  m.textContent = text;
+  m.className = ok ? 'form-message ok' : 'form-message';
+  m.hidden = !text;
+}
+
 async function createGroup(event) {
   event.preventDefault();
+  sayAtForm('');
   // sent as typed: the server validates and its message is shown as it is
   const number = (v) => (/^-?\d+$/.test(v.trim()) ? Number(v) : v);
   try {
     const g = await api('POST', '/groups', {
       name: $('new-name').value, partitions: number($('new-partitions').value), replicas: number($('new-replicas').value),
     });
-    say(`group ${g.name} created`, true);
+    sayAtForm(`group ${g.name} created`, true);
     $('new-name').value = '';
     $('new-partitions').value = '';
     await renderGroups();
   } catch (e) {
-    say(e.message);
+    sayAtForm(e.message);
     if (e.field) {
       const input = { name: 'new-name', partitions: 'new-partitions', replicas: 'new-replicas' }[e.field];
       if (input) $(input).focus();
