@@ -71,7 +71,18 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     Request request = new Request(msg.method().name(), path, query, cookie, msg.headers().get("X-CSRF-Token"),
         type == null ? null : type.split(";")[0].trim().toLowerCase(java.util.Locale.ROOT), body);
     try {
-      workers.execute(() -> send(ctx, keepAlive, path, answer(request)));
+      workers.execute(() -> {
+        Response response;
+        try {
+          response = answer(request);
+        } catch (LinkageError | AssertionError e) {
+          // a request must get an answer even when a class is broken; the log has the cause
+          LOG.error("{} {} failed", request.method(), path, e);
+          response = problem(new ApiException(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal-error", null,
+              "internal error (" + e.getClass().getSimpleName() + "); the admin service's log has the details"), path);
+        }
+        send(ctx, keepAlive, path, response);
+      });
     } catch (RejectedExecutionException e) {
       send(ctx, keepAlive, path, problem(new ApiException(HttpResponseStatus.SERVICE_UNAVAILABLE, "busy", null,
           "the admin service is busy or stopping; retry"), path));

@@ -26,6 +26,7 @@ import java.util.function.Function;
  * thread-safe. Thread-safe.
  */
 final class Grid implements AutoCloseable {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Grid.class);
   private final ZkConfig zk;
   private final String cluster;
   private final Duration timeout;
@@ -40,6 +41,14 @@ final class Grid implements AutoCloseable {
       Thread t = new Thread(r, "gridway-admin-zk");
       t.setDaemon(true);
       return t;
+    });
+    // connect now, not on the first request: opening the reader's clients takes a second or more
+    thread.execute(() -> {
+      try {
+        reader = new ClusterStatusReader(zk, cluster);
+      } catch (RuntimeException e) {
+        LOG.warn("cannot read cluster {} from ZooKeeper {} yet: {}", cluster, zk.connectString(), e.getMessage());
+      }
     });
   }
 
