@@ -79,14 +79,10 @@ final class Users {
     synchronized (this) {
       u = users.get(name);
     }
-    byte[] expected = u == null ? hash(password, new byte[16], ITERATIONS) : Base64.getDecoder().decode(u.hash());
-    byte[] actual = hash(password, u == null ? new byte[16] : Base64.getDecoder().decode(u.salt()),
-        u == null ? ITERATIONS : u.iterations());
-    return u != null && MessageDigest.isEqual(expected, actual) ? Optional.of(Role.parse(u.role())) : Optional.empty();
-  }
-
-  synchronized boolean exists(String name) {
-    return users.containsKey(name);
+    // an unknown user costs one hash too, so timing does not tell which names exist
+    byte[] actual = hash(password, u == null ? new byte[16] : Base64.getDecoder().decode(u.salt()), u == null ? ITERATIONS : u.iterations());
+    return u != null && MessageDigest.isEqual(Base64.getDecoder().decode(u.hash()), actual) ? Optional.of(Role.parse(u.role()))
+        : Optional.empty();
   }
 
   /** Adds or replaces a user and rewrites the file. */
