@@ -3,7 +3,6 @@ package io.gridway.admin;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.gridway.testkit.ZooKeeperExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -41,14 +40,14 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 class AdminBrowserIT {
   private static final Duration PATIENCE = Duration.ofSeconds(60);
   private static final Path SHOTS = Path.of("target", "screenshots");
-  @RegisterExtension static final ZooKeeperExtension ZK = ZooKeeperExtension.shared();
+  @RegisterExtension static final SharedGrid SHARED = new SharedGrid();
   private static TestGrid grid;
   private static ChromeDriver browser;
   private final List<String> expectedConsoleErrors = new ArrayList<>();
 
   @BeforeAll
   static void start() throws Exception {
-    grid = new TestGrid(ZK.server().connectString(), Duration.ofSeconds(5));
+    grid = SHARED.grid();
     System.setProperty("webdriver.chrome.driver", "/usr/bin/chromedriver");
     ChromeOptions options = new ChromeOptions().setBinary("/usr/bin/chromium")
         .addArguments("--headless=new", "--no-sandbox", "--disable-background-networking", "--disable-component-update",
@@ -58,17 +57,12 @@ class AdminBrowserIT {
     options.setCapability("goog:loggingPrefs", logs);
     browser = new ChromeDriver(new ChromeDriverService.Builder().usingDriverExecutable(new java.io.File("/usr/bin/chromedriver")).build(), options);
     Files.createDirectories(SHOTS);
-    await().atMost(PATIENCE).until(() -> grid.leaders.size() == 4);
   }
 
   @AfterAll
   static void stop() {
-    try {
-      if (browser != null) {
-        browser.quit();
-      }
-    } finally {
-      grid.close();
+    if (browser != null) {
+      browser.quit();
     }
   }
 
