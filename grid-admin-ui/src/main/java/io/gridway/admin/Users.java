@@ -42,24 +42,31 @@ final class Users {
   record User(String name, String role, String salt, String hash, int iterations) {}
 
   private final Path file;
+  private final int iterations; // for new hashes; each stored user keeps its own count
   private final Map<String, User> users; // guarded by this
 
-  private Users(Path file, Map<String, User> users) {
+  private Users(Path file, int iterations, Map<String, User> users) {
     this.file = file;
+    this.iterations = iterations;
     this.users = users;
   }
 
   /** Reads the users file, or creates it with a first admin (see the class comment). */
   static Users open(Path stateDir) {
+    return open(stateDir, ITERATIONS);
+  }
+
+  /** As {@link #open(Path)}, hashing new passwords with {@code iterations} rounds (unit tests use few). */
+  static Users open(Path stateDir, int iterations) {
     Path file = stateDir.resolve(FILE);
     try {
       if (Files.exists(file)) {
         List<User> list = JSON.readValue(file.toFile(), new TypeReference<List<User>>() {});
         Map<String, User> map = new TreeMap<>();
         list.forEach(u -> map.put(u.name(), u));
-        return new Users(file, map);
+        return new Users(file, iterations, map);
       }
-      Users created = new Users(file, new TreeMap<>());
+      Users created = new Users(file, iterations, new TreeMap<>());
       String password = Sessions.token().substring(0, 24);
       Path secret = stateDir.resolve(INITIAL_PASSWORD_FILE);
       Files.deleteIfExists(secret);
@@ -80,7 +87,7 @@ final class Users {
       u = users.get(name);
     }
     // an unknown user costs one hash too, so timing does not tell which names exist
-    byte[] actual = hash(password, u == null ? new byte[16] : Base64.getDecoder().decode(u.salt()), u == null ? ITERATIONS : u.iterations());
+    byte[] actual = hash(password, u == null ? new byte[16] : Base64.getDecoder().decode(u.salt()), u == null ? iterations : u.iterations());
     return u != null && MessageDigest.isEqual(Base64.getDecoder().decode(u.hash()), actual) ? Optional.of(Role.parse(u.role()))
         : Optional.empty();
   }
@@ -90,7 +97,7 @@ final class Users {
     byte[] salt = new byte[16];
     RANDOM.nextBytes(salt);
     users.put(name, new User(name, role.wireName(), Base64.getEncoder().encodeToString(salt),
-        Base64.getEncoder().encodeToString(hash(password, salt, ITERATIONS)), ITERATIONS));
+        Base64.getEncoder().encodeToString(hash(password, salt, iterations)), iterations));
     write();
   }
 

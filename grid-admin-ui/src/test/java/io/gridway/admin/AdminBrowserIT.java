@@ -104,10 +104,20 @@ class AdminBrowserIT {
     Files.copy(file, SHOTS.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
   }
 
+  /** The text of {@code selector} in partition {@code p}'s row of group orders ({@code tr}: the whole row). */
+  private String cellText(int p, String selector) {
+    return (String) browser.executeScript("const r = document.querySelector(\"#group-orders tr[data-partition='\" + arguments[0] + \"']\");"
+        + "const c = arguments[1] === 'tr' ? r : r.querySelector(arguments[1]); return c.textContent;", p, selector);
+  }
+
+  /** Partition → leader cell of group orders, read in one script so that the page's refresh cannot interleave. */
   private Map<Integer, String> leadersShown() {
+    Object rows = browser.executeScript("return Array.from(document.querySelectorAll('#group-orders tbody tr'))"
+        + ".map(r => [r.dataset.partition, r.querySelector('.leader').textContent]);");
     Map<Integer, String> shown = new TreeMap<>();
-    for (WebElement row : browser.findElements(By.cssSelector("#group-orders tbody tr"))) {
-      shown.put(Integer.valueOf(row.getAttribute("data-partition")), row.findElement(By.className("leader")).getText());
+    for (Object row : (List<?>) rows) {
+      List<?> cells = (List<?>) row;
+      shown.put(Integer.valueOf((String) cells.get(0)), (String) cells.get(1));
     }
     return shown;
   }
@@ -117,14 +127,14 @@ class AdminBrowserIT {
     logIn("admin", grid.adminPassword());
     assertThat(visible("topology-page").isDisplayed()).isTrue();
     new WebDriverWait(browser, Duration.ofSeconds(20)).until(ExpectedConditions.textToBe(By.id("controller"), "admin1"));
-    assertThat(browser.findElement(By.id("instances")).getText()).contains("c1").contains("c2");
+    assertThat(browser.findElement(By.id("instances")).getText()).contains("c1").contains("c2").contains("relay1");
+    assertThat(browser.findElement(By.id("relays")).getText()).contains("relay.shop").contains("0: relay1");
     screenshot("topology");
 
     browser.findElement(By.id("nav-groups")).click();
     visible("group-orders");
     await().atMost(PATIENCE).untilAsserted(() -> assertThat(leadersShown()).isEqualTo(new TreeMap<>(grid.leaders)));
-    WebElement p1 = browser.findElement(By.cssSelector("#group-orders tr[data-partition='1']"));
-    assertThat(p1.getText()).contains("1001").contains(Long.toString(TestGrid.LAG_MILLIS));
+    assertThat(cellText(1, "tr")).contains("1001").contains(Long.toString(TestGrid.LAG_MILLIS));
     screenshot("groups");
 
     browser.manage().window().setSize(new Dimension(420, 800));
@@ -139,8 +149,7 @@ class AdminBrowserIT {
     visible("pause-orders-2").click();
     visible("resume-orders-2");
     await().atMost(PATIENCE).until(() -> !grid.leaders.containsKey(2));
-    WebElement row = browser.findElement(By.cssSelector("#group-orders tr[data-partition='2']"));
-    assertThat(row.findElement(By.className("state")).getText()).isEqualTo("paused");
+    assertThat(cellText(2, ".state")).isEqualTo("paused");
 
     visible("resume-orders-2").click();
     visible("pause-orders-2");
@@ -150,6 +159,25 @@ class AdminBrowserIT {
     new WebDriverWait(browser, Duration.ofSeconds(20)).until(ExpectedConditions.textToBePresentInElementLocated(By.id("audit"), "partition.resume"));
     assertThat(browser.findElement(By.id("audit")).getText()).contains("partition.pause").contains("group orders partition 2");
     screenshot("audit");
+  }
+
+  @Test
+  void theLeadersShownMoveWhenAConsumerStops() throws Exception {
+    logIn("admin", grid.adminPassword());
+    browser.findElement(By.id("nav-groups")).click();
+    visible("group-orders");
+    await().atMost(PATIENCE).untilAsserted(() -> assertThat(leadersShown().values()).contains("c1", "c2"));
+    grid.stopConsumer("c2");
+    try {
+      // the page refreshes itself every 5 s
+      await().atMost(PATIENCE).untilAsserted(() -> assertThat(leadersShown().values()).containsOnly("c1").hasSize(4));
+      await().atMost(PATIENCE).untilAsserted(() -> assertThat(leadersShown()).isEqualTo(new TreeMap<>(grid.leaders)));
+      screenshot("groups-after-c2-stopped");
+    } finally {
+      grid.startConsumer("c2");
+    }
+    await().atMost(PATIENCE).untilAsserted(() -> assertThat(leadersShown().values()).contains("c1", "c2"));
+    await().atMost(PATIENCE).until(() -> grid.leaders.size() == 4);
   }
 
   @Test

@@ -8,6 +8,7 @@ import io.gridway.core.checkpoint.Checkpoint;
 import io.gridway.core.event.Scn;
 import java.time.Instant;
 import io.gridway.cluster.PartitionOwner;
+import io.gridway.cluster.RelayParticipant;
 import io.gridway.cluster.ZkCheckpointStore;
 import io.gridway.cluster.ZkConfig;
 import java.nio.file.Files;
@@ -35,6 +36,7 @@ final class TestGrid implements AutoCloseable {
   /** partition of orders → the instance leading it now. */
   final Map<Integer, String> leaders = new ConcurrentHashMap<>();
   private final List<AutoCloseable> closeables = new ArrayList<>();
+  private final Map<String, ConsumerParticipant> consumers = new java.util.LinkedHashMap<>(); // guarded by this
   final AdminService admin;
   static final long BEHIND = 10;
   static final long LAG_MILLIS = 500;
@@ -47,19 +49,33 @@ final class TestGrid implements AutoCloseable {
     try (ClusterAdmin a = new ClusterAdmin(zk, cluster)) {
       a.init();
       a.createOrUpdateGroup(new GroupSpec("orders", 4, 2));
+      a.ensureRelayResource("shop", 2, 1);
     }
+    RelayParticipant relay = new RelayParticipant(zk, cluster, "relay1", "http://127.0.0.1:8080", "shop", RelayParticipant.Partitions.NONE);
+    relay.start();
+    closeables.add(relay);
     store = ZkCheckpointStore.open(zk, cluster, Clock.systemUTC());
     closeables.add(store);
     progress = GroupProgress.open(zk, cluster);
     closeables.add(progress);
     for (String name : List.of("c1", "c2")) {
-      ConsumerParticipant p = new ConsumerParticipant(zk, cluster, name, "http://127.0.0.1:1000" + name.charAt(1),
-          Map.of("orders", owner(name)), store);
-      p.start();
-      closeables.add(p);
+      startConsumer(name);
     }
     admin = AdminService.start(new AdminSettings(zk, cluster, "admin1", null, 0, stateDir, null, zkTimeout), Clock.systemUTC());
     closeables.add(admin);
+  }
+
+  /** Starts (or starts again) consumer {@code name} of group orders. */
+  synchronized void startConsumer(String name) {
+    ConsumerParticipant p = new ConsumerParticipant(zk, cluster, name, "http://127.0.0.1:1000" + name.charAt(1),
+        Map.of("orders", owner(name)), store);
+    p.start();
+    consumers.put(name, p);
+  }
+
+  /** Stops consumer {@code name}: it releases its partitions and leaves, and Helix gives them to the other one. */
+  synchronized void stopConsumer(String name) {
+    consumers.remove(name).close();
   }
 
   private PartitionOwner owner(String instance) {
@@ -93,7 +109,8 @@ final class TestGrid implements AutoCloseable {
   }
 
   @Override
-  public void close() {
+  public synchronized void close() {
+    consumers.values().forEach(ConsumerParticipant::close);
     for (int i = closeables.size() - 1; i >= 0; i--) {
       try {
         closeables.get(i).close();
