@@ -85,6 +85,7 @@ async function start() {
     showLogin();
   });
   $('create-group').addEventListener('submit', createGroup);
+  $('refresh').addEventListener('click', () => render());
   window.addEventListener('hashchange', () => render());
   const s = await api('GET', '/session');
   if (s.authenticated) {
