@@ -165,7 +165,15 @@ public final class ClusterAdmin implements AutoCloseable {
   /** Deletes the group and its checkpoints. Its participants release its partitions first (Helix drops them). */
   public void deleteGroup(String group) {
     String resource = Helix.groupResource(group);
-    if (idealState(resource) != null) {
+    IdealState is = idealState(resource);
+    if (is != null) {
+      // a group created again under this name must not inherit paused partitions
+      for (int partition : Helix.pausedPartitions(is)) {
+        List<String> name = List.of(Helix.partitionName(resource, partition));
+        for (String instance : admin.getInstancesInClusterWithTag(cluster, resource)) {
+          admin.enablePartition(true, cluster, instance, resource, name);
+        }
+      }
       admin.dropResource(cluster, resource);
     }
     try (ZkCheckpointStore store = ZkCheckpointStore.open(zk, cluster, Clock.systemUTC())) {
@@ -190,6 +198,51 @@ public final class ClusterAdmin implements AutoCloseable {
   }
 
   /**
+   * Pauses one partition of the group: Helix takes it out of LEADER and STANDBY on every instance, so its leader's
+   * {@link PartitionOwner#release} stops it (the same path as a group pause or a graceful move) and nothing of it is
+   * applied until {@link #resumePartition}. Helix can disable a partition only per instance, so the intent is kept in
+   * the group's ideal state ({@value Helix#PAUSED_FIELD}) and applied to every instance tagged for the group,
+   * including one that registers later ({@link #registerInstance}). Idempotent.
+   *
+   * @throws IllegalArgumentException when the group or the partition does not exist
+   */
+  public void pausePartition(String group, int partition) {
+    setPartitionPaused(group, partition, true);
+  }
+
+  /** Resumes a partition paused by {@link #pausePartition}: it starts again from its checkpoint. Idempotent. */
+  public void resumePartition(String group, int partition) {
+    setPartitionPaused(group, partition, false);
+  }
+
+  /** The partitions of {@code group} paused one by one (not those stopped by a whole-group {@link #pauseGroup}). */
+  public java.util.SortedSet<Integer> pausedPartitions(String group) {
+    return Helix.pausedPartitions(requireIdealState(requireGroup(group)));
+  }
+
+  private void setPartitionPaused(String group, int partition, boolean paused) {
+    String resource = requireGroup(group);
+    IdealState is = requireIdealState(resource);
+    requirePartition(group, is, partition);
+    java.util.SortedSet<Integer> set = Helix.pausedPartitions(is);
+    if (paused ? set.add(partition) : set.remove(partition)) {
+      // the intent first: an instance that registers from now on disables the partition itself
+      Helix.setPausedPartitions(is, set);
+      admin.setResourceIdealState(cluster, resource, is);
+    }
+    List<String> name = List.of(Helix.partitionName(resource, partition));
+    for (String instance : admin.getInstancesInClusterWithTag(cluster, resource)) {
+      admin.enablePartition(!paused, cluster, instance, resource, name);
+    }
+  }
+
+  private static void requirePartition(String group, IdealState is, int partition) {
+    if (partition < 0 || partition >= is.getNumPartitions()) {
+      throw new IllegalArgumentException("group " + group + " has partitions 0.." + (is.getNumPartitions() - 1) + ", not " + partition);
+    }
+  }
+
+  /**
    * Sets a partition's checkpoint to {@code scn} with a new generation (which also fences any owner still
    * running). Only while the group is paused; returns the new generation.
    *
@@ -199,10 +252,7 @@ public final class ClusterAdmin implements AutoCloseable {
     if (!isPaused(group)) {
       throw new IllegalStateException("group " + group + " is running: pause it before resetting a checkpoint");
     }
-    int partitions = requireIdealState(Helix.groupResource(group)).getNumPartitions();
-    if (partition < 0 || partition >= partitions) {
-      throw new IllegalArgumentException("group " + group + " has partitions 0.." + (partitions - 1) + ", not " + partition);
-    }
+    requirePartition(group, requireIdealState(Helix.groupResource(group)), partition);
     try (ZkCheckpointStore store = ZkCheckpointStore.open(zk, cluster, Clock.systemUTC())) {
       return store.reset(group, partition, scn);
     }
@@ -255,7 +305,20 @@ public final class ClusterAdmin implements AutoCloseable {
     }
   }
 
-  private static void fill(InstanceConfig config, String endpoint, List<String> tags) {
+  /** An instance joining a group takes the group's paused partitions ({@link #pausePartition}). */
+  private void fill(InstanceConfig config, String endpoint, List<String> tags) {
+    fillIdentity(config, endpoint, tags);
+    for (String tag : tags) {
+      IdealState is = tag.startsWith(Helix.GROUP_PREFIX) ? idealState(tag) : null;
+      if (is != null) {
+        for (int partition : Helix.pausedPartitions(is)) {
+          config.setInstanceEnabledForPartition(tag, Helix.partitionName(tag, partition), false);
+        }
+      }
+    }
+  }
+
+  private static void fillIdentity(InstanceConfig config, String endpoint, List<String> tags) {
     java.net.URI uri = java.net.URI.create(endpoint);
     config.setHostName(uri.getHost());
     config.setPort(Integer.toString(uri.getPort()));

@@ -24,8 +24,10 @@ public record ClusterStatus(String cluster, String controller, List<Instance> in
    *
    * @param kind {@code relay} or {@code group}
    * @param enabled false when paused
+   * @param pausedPartitions the partitions of a group paused one by one ({@link ClusterAdmin#pausePartition}); empty for relays
    */
-  public record Resource(String name, String kind, int partitions, int replicas, boolean enabled, List<Partition> partitionStates) {}
+  public record Resource(String name, String kind, int partitions, int replicas, boolean enabled, List<Partition> partitionStates,
+      List<Integer> pausedPartitions) {}
 
   /**
    * One partition: the state of each instance holding it (from Helix's external view) and, for groups, the

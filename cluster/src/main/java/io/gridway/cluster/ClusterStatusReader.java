@@ -65,7 +65,8 @@ public final class ClusterStatusReader implements AutoCloseable {
             checkpoint == null ? null : checkpoint.updated().toEpochMilli(), reports.get(p)));
       }
       resources.add(new ClusterStatus.Resource(resource, group ? "group" : "relay", is.getNumPartitions(),
-          Integer.parseInt(is.getReplicas()), is.isEnabled(), partitions));
+          Integer.parseInt(is.getReplicas()), is.isEnabled(), partitions,
+          group ? List.copyOf(Helix.pausedPartitions(is)) : List.of()));
     }
     ZNRecord leader = raw.accessor.get(PropertyPathBuilder.controllerLeader(cluster), new Stat(), 0);
     return new ClusterStatus(cluster, leader == null ? null : leader.getId(), instances, resources);

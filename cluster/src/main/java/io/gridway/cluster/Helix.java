@@ -17,6 +17,9 @@ final class Helix {
   static final String GROUP_PREFIX = "group.";
   static final String RELAY_PREFIX = "relay.";
 
+  /** Ideal-state simple field of a consumer group: its partitions paused one by one, comma-separated. */
+  static final String PAUSED_FIELD = "GRIDWAY_PAUSED_PARTITIONS";
+
   private static final String SESSION_TIMEOUT_PROPERTY = "zk.session.timeout";
 
   private Helix() {}
@@ -39,6 +42,21 @@ final class Helix {
   /** Helix names a resource's partitions {@code <resource>_<n>}. */
   static String partitionName(String resource, int partition) {
     return resource + "_" + partition;
+  }
+
+  static java.util.SortedSet<Integer> pausedPartitions(org.apache.helix.model.IdealState is) {
+    java.util.SortedSet<Integer> paused = new java.util.TreeSet<>();
+    String field = is.getRecord().getSimpleField(PAUSED_FIELD);
+    if (field != null && !field.isBlank()) {
+      for (String p : field.split(",")) {
+        paused.add(Integer.valueOf(p.trim()));
+      }
+    }
+    return paused;
+  }
+
+  static void setPausedPartitions(org.apache.helix.model.IdealState is, java.util.SortedSet<Integer> paused) {
+    is.getRecord().setSimpleField(PAUSED_FIELD, paused.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(",")));
   }
 
   static int partitionNumber(String partitionName) {

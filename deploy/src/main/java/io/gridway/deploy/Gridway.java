@@ -12,7 +12,7 @@ import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
- * {@code gridway}: one command for every role ({@code relay}, {@code consumer}, {@code controller}, {@code
+ * {@code gridway}: one command for every role ({@code relay}, {@code consumer}, {@code admin}, {@code controller}, {@code
  * cluster}, {@code policy}, {@code perf}, {@code demo}, {@code version}).
  *
  * <p>Exit codes, the same for every subcommand: {@value #OK} success (or a clean shutdown after
@@ -23,7 +23,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
  */
 @Command(name = "gridway", mixinStandardHelpOptions = false, usageHelpAutoWidth = true,
     description = "Gridway change-data-capture replication grid.",
-    subcommands = {RelayCommand.class, ConsumerCommand.class, ControllerCommand.class, ClusterCommand.class,
+    subcommands = {RelayCommand.class, ConsumerCommand.class, AdminCommand.class, ControllerCommand.class, ClusterCommand.class,
         PolicyCommand.class, ParkedCommand.class, io.gridway.perf.PerfCommand.class, io.gridway.deploy.demo.DemoCommand.class,
         VersionCommand.class},
     synopsisSubcommandLabel = "COMMAND",
@@ -34,6 +34,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
     footerHeading = "%nExamples:%n",
     footer = {"  gridway demo --duration 60s          # the whole grid on this machine, then source = target?",
         "  gridway relay --config conf/relay.yaml", "  gridway consumer --config conf/consumer.yaml",
+        "  gridway admin --config conf/admin.yaml         # controller + web UI on http://127.0.0.1:8480/",
         "  gridway controller --config conf/controller.yaml", "  gridway cluster status --config conf/controller.yaml --json",
         "  gridway policy validate conf/policy.yaml", "  gridway perf stage1 --quick",
         "  gridway <command> --help"})

@@ -113,7 +113,8 @@ final class GroupCommand implements Runnable {
 
   @Command(name = "pause", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
       description = "Pause a consumer group: every partition stops (in-flight batches finish, checkpoints are recorded).",
-      footerHeading = "%nExamples:%n", footer = {"  gridway cluster group pause orders --config /etc/gridway/controller.yaml"})
+      footerHeading = "%nExamples:%n", footer = {"  gridway cluster group pause orders --config /etc/gridway/controller.yaml",
+          "  gridway cluster group pause orders --partition 3 --config /etc/gridway/controller.yaml"})
   static final class Pause implements Callable<Integer> {
     @Mixin ClusterCommand.Target target;
 
@@ -122,10 +123,18 @@ final class GroupCommand implements Runnable {
 
     @Spec CommandSpec spec;
 
+    @Option(names = "--partition", paramLabel = "P", description = "Only this partition (the others keep running).")
+    Integer partition;
+
     @Override
     public Integer call() {
-      withAdmin(target, admin -> admin.pauseGroup(group));
-      spec.commandLine().getOut().println("group " + group + " paused");
+      if (partition == null) {
+        withAdmin(target, admin -> admin.pauseGroup(group));
+        spec.commandLine().getOut().println("group " + group + " paused");
+      } else {
+        withAdmin(target, admin -> admin.pausePartition(group, partition));
+        spec.commandLine().getOut().println("group " + group + " partition " + partition + " paused");
+      }
       return Gridway.OK;
     }
   }
@@ -141,10 +150,18 @@ final class GroupCommand implements Runnable {
 
     @Spec CommandSpec spec;
 
+    @Option(names = "--partition", paramLabel = "P", description = "Only this partition (the others keep running).")
+    Integer partition;
+
     @Override
     public Integer call() {
-      withAdmin(target, admin -> admin.resumeGroup(group));
-      spec.commandLine().getOut().println("group " + group + " resumed");
+      if (partition == null) {
+        withAdmin(target, admin -> admin.resumeGroup(group));
+        spec.commandLine().getOut().println("group " + group + " resumed");
+      } else {
+        withAdmin(target, admin -> admin.resumePartition(group, partition));
+        spec.commandLine().getOut().println("group " + group + " partition " + partition + " resumed");
+      }
       return Gridway.OK;
     }
   }

@@ -146,6 +146,16 @@ class ClusterCommandIT {
     Run resumed = Run.of(on("c3", "cluster", "group", "resume", "g"));
     assertThat(resumed.code()).as(resumed.err()).isZero();
     assertThat(json(Run.of(on("c3", "cluster", "status", "--json")))).doesNotContain("\"enabled\" : false");
+
+    // one partition: the same ClusterAdmin call the admin UI makes
+    Run pausedOne = Run.of(on("c3", "cluster", "group", "pause", "g", "--partition", "1"));
+    assertThat(pausedOne.out()).as(pausedOne.err()).contains("group g partition 1 paused");
+    assertThat(json(Run.of(on("c3", "cluster", "status", "--json")))).containsPattern("\"pausedPartitions\" : \\[ 1 \\]");
+    Run outOfRangeOne = Run.of(on("c3", "cluster", "group", "pause", "g", "--partition", "9"));
+    assertThat(outOfRangeOne.code()).isEqualTo(Gridway.USAGE);
+    assertThat(outOfRangeOne.err()).contains("group g has partitions 0..3, not 9");
+    assertThat(Run.of(on("c3", "cluster", "group", "resume", "g", "--partition", "1")).out()).contains("group g partition 1 resumed");
+    assertThat(json(Run.of(on("c3", "cluster", "status", "--json")))).containsPattern("\"pausedPartitions\" : \\[ \\]");
   }
 
   @Test

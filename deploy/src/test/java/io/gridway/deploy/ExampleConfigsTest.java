@@ -1,6 +1,7 @@
 package io.gridway.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gridway.consumer.service.ServiceConfig;
 import io.gridway.core.config.ConfigLoader;
@@ -40,6 +41,23 @@ class ExampleConfigsTest {
     ControllerConfig config = ConfigLoader.parse("cluster: gridway\nzk:\n  embedded: {dataDir: /tmp/zk, port: 2181}\n", "inline",
         ControllerConfig.class);
     assertThat(config.zk().clientConfig().connectString()).isEqualTo("127.0.0.1:2181");
+  }
+
+  @Test
+  void adminExampleLoadsOnLoopback() {
+    AdminConfig config = AdminConfig.load(CONF.resolve("admin.yaml"));
+    assertThat(config.http().host()).isEqualTo("127.0.0.1");
+    assertThat(config.http().port()).isEqualTo(8480);
+    assertThat(config.stateDir()).isEqualTo(Path.of("/var/lib/gridway/admin"));
+    assertThat(config.sessionTimeout()).isEqualTo(java.time.Duration.ofHours(8));
+  }
+
+  @Test
+  void adminConfigRejectsAMissingStateDirAndUnknownKeys() {
+    assertThatThrownBy(() -> ConfigLoader.parse("cluster: gridway\nzk: {connect: 'z:2181'}\n", "inline", AdminConfig.class))
+        .hasMessageContaining("stateDir");
+    assertThatThrownBy(() -> ConfigLoader.parse("cluster: gridway\nzk: {connect: 'z:2181'}\nstateDir: /tmp/a\npassword: x\n", "inline",
+        AdminConfig.class)).hasMessageContaining("password");
   }
 
   @Test

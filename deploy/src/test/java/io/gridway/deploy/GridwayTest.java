@@ -11,7 +11,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class GridwayTest {
   /** Every command path a user can type, each checked for --help. */
-  static final List<String> COMMANDS = List.of("", "relay", "consumer", "controller", "cluster", "cluster init", "cluster status",
+  static final List<String> COMMANDS = List.of("", "relay", "consumer", "admin", "controller", "cluster", "cluster init", "cluster status",
       "perf", "perf load", "perf stage1", "demo",
       "policy", "policy validate", "policy explain", "parked", "parked list", "parked replay", "parked discard", "version");
 
@@ -29,12 +29,12 @@ class GridwayTest {
   @Test
   void topLevelHelpListsEveryCommandAndTheExitCodes() {
     Run run = Run.of("--help");
-    assertThat(run.out()).contains("relay", "consumer", "controller", "cluster", "policy", "version")
+    assertThat(run.out()).contains("relay", "consumer", "admin", "controller", "cluster", "policy", "version")
         .contains("Exit codes:").contains("0", "1", "2");
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"relay", "consumer", "controller", "cluster status", "cluster init"})
+  @ValueSource(strings = {"relay", "consumer", "admin", "controller", "cluster status", "cluster init"})
   void misspeltOptionIsOneParagraphAndExitCode2(String command) {
     Run run = Run.of((command + " --confg x.yaml").split(" "));
     assertThat(run.code()).isEqualTo(Gridway.USAGE);
@@ -43,7 +43,7 @@ class GridwayTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"relay", "consumer", "controller", "cluster status", "cluster init"})
+  @ValueSource(strings = {"relay", "consumer", "admin", "controller", "cluster status", "cluster init"})
   void missingConfigFileIsOneParagraphAndExitCode2(String command, @TempDir Path dir) {
     Path missing = dir.resolve("nope.yaml");
     Run run = Run.of((command + " --config " + missing).split(" "));

@@ -27,7 +27,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * An exactly-once group keeps its checkpoints in its PostgreSQL target, where {@code gridway cluster status} cannot
  * look without the target's password: the leader publishes each partition's committed SCN and source commit time to
- * ZooKeeper ({@link ProgressPublisher}), and the status shows them, with the lag, from ZooKeeper alone.
+ * ZooKeeper ({@link ProgressPublisher}), and the status shows them, with the lag, from ZooKeeper alone. A partition
+ * paused through {@link ClusterAdmin#pausePartition} (what the admin UI calls) applies nothing until resumed.
  */
 @Timeout(180)
 class ClusterProgressIT {
@@ -80,6 +81,23 @@ class ClusterProgressIT {
         reader.read();
         System.out.printf("cluster status read in %.1f ms%n", (System.nanoTime() - started) / 1e6);
         assertThat(service.statuses().get(0).state()).isEqualTo(PartitionStatus.State.RUNNING);
+
+        // a paused partition stops applying while the source keeps writing; resumed, it catches up
+        try (ClusterAdmin admin = new ClusterAdmin(zk, cluster)) {
+          admin.pausePartition("eo", 0);
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> group(reader.read()).orElseThrow().states().values().stream()
+            .noneMatch(state -> state.equals("LEADER") || state.equals("STANDBY")));
+        source.execute(database, "INSERT INTO t VALUES (4, 'd')", "INSERT INTO t VALUES (5, 'e')");
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10)).until(() -> rows(pg, target, database) == 3);
+        try (ClusterAdmin admin = new ClusterAdmin(zk, cluster)) {
+          admin.resumePartition("eo", 0);
+        }
+        await().atMost(Duration.ofSeconds(60)).until(() -> rows(pg, target, database) == 5);
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+          ClusterStatus.Partition p = group(reader.read()).orElseThrow();
+          return p.progress() != null && p.progress().scn() > committed && Duration.ZERO.equals(p.reportedLag());
+        });
       } finally {
         try (ClusterAdmin admin = new ClusterAdmin(zk, cluster)) {
           admin.deleteGroup("eo");

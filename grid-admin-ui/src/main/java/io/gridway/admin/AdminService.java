@@ -1,0 +1,133 @@
+package io.gridway.admin;
+
+import io.gridway.cluster.ControllerHost;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code gridway admin}: the composition root of the admin service. It joins the cluster as a Helix controller
+ * ({@link ControllerHost}; Helix elects one leader among every controller and admin service), and serves the REST API
+ * and the UI over HTTP/1.1 on Netty, bound to {@code 127.0.0.1} unless configured otherwise.
+ *
+ * <p>Lifecycle: {@link #start} once, {@link #close} once. Thread-safe.
+ */
+public final class AdminService implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(AdminService.class);
+  private static final int MAX_BODY = 64 * 1024;
+
+  private final ControllerHost controller;
+  private final Grid grid;
+  private final ThreadPoolExecutor workers;
+  private final EventLoopGroup loops;
+  private final Channel server;
+  private final Path stateDir;
+
+  private AdminService(ControllerHost controller, Grid grid, ThreadPoolExecutor workers, EventLoopGroup loops, Channel server,
+      Path stateDir) {
+    this.controller = controller;
+    this.grid = grid;
+    this.workers = workers;
+    this.loops = loops;
+    this.server = server;
+    this.stateDir = stateDir;
+  }
+
+  /** Starts the controller and the HTTP server; the first start also creates the admin credential. */
+  public static AdminService start(AdminSettings settings, Clock clock) throws InterruptedException {
+    Path stateDir = prepareStateDir(settings.stateDir());
+    Users users = Users.open(stateDir);
+    AuditLog audit = new AuditLog(stateDir, clock);
+    ControllerHost controller = ControllerHost.start(settings.zk(), settings.cluster(), settings.controllerName());
+    Grid grid = new Grid(settings.zk(), settings.cluster(), settings.zkTimeout());
+    ThreadPoolExecutor workers = new ThreadPoolExecutor(4, 4, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(256),
+        new DefaultThreadFactory("gridway-admin-api", true));
+    Api api = new Api(grid, users, new Sessions(clock, settings.sessionTtl()), audit, clock);
+    StaticFiles files = new StaticFiles();
+    EventLoopGroup loops = new MultiThreadIoEventLoopGroup(2, new DefaultThreadFactory("gridway-admin-http"), NioIoHandler.newFactory());
+    Channel server;
+    try {
+      server = new ServerBootstrap().group(loops).channel(NioServerSocketChannel.class)
+          .childHandler(new ChannelInitializer<SocketChannel>() {
+            @Override
+            protected void initChannel(SocketChannel ch) {
+              ch.pipeline().addLast(new HttpServerCodec(4096, 8192, 8192), new HttpObjectAggregator(MAX_BODY),
+                  new AdminHandler(api, files, workers));
+            }
+          }).bind(settings.host(), settings.port()).sync().channel();
+    } catch (RuntimeException | InterruptedException e) {
+      loops.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+      workers.shutdownNow();
+      grid.close();
+      controller.close();
+      throw e;
+    }
+    AdminService service = new AdminService(controller, grid, workers, loops, server, stateDir);
+    LOG.info("admin service for cluster {} listening on {}", settings.cluster(), service.url());
+    return service;
+  }
+
+  private static Path prepareStateDir(Path dir) {
+    try {
+      if (!Files.isDirectory(dir)) {
+        Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+      }
+      return dir;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create state directory " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** {@code http://host:port/}. */
+  public String url() {
+    InetSocketAddress a = (InetSocketAddress) server.localAddress();
+    return "http://" + a.getHostString() + ":" + a.getPort() + "/";
+  }
+
+  public int port() {
+    return ((InetSocketAddress) server.localAddress()).getPort();
+  }
+
+  /** The file holding the first admin's password (present until the operator deletes it). */
+  public Path initialPasswordFile() {
+    return stateDir.resolve(Users.INITIAL_PASSWORD_FILE);
+  }
+
+  /** Whether this service's controller leads the cluster now. */
+  public boolean isLeadingController() {
+    return controller.isLeader();
+  }
+
+  @Override
+  public void close() {
+    try {
+      server.close().syncUninterruptibly();
+      loops.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+      workers.shutdownNow();
+      grid.close();
+    } finally {
+      controller.close();
+    }
+    LOG.info("admin service stopped");
+  }
+}

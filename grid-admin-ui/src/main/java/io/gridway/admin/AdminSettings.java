@@ -1,0 +1,38 @@
+package io.gridway.admin;
+
+import io.gridway.cluster.ZkConfig;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How an admin service runs.
+ *
+ * @param zk where ZooKeeper is (a client config: an embedded server must already be started)
+ * @param cluster the Helix cluster
+ * @param controllerName this service's controller instance name (Helix elects one leader among all controllers)
+ * @param host the address the HTTP server binds, {@code 127.0.0.1} unless the operator chose otherwise
+ * @param port the HTTP port, 0 for any free one
+ * @param stateDir where the users file, the first admin credential and the audit log live (created 0700)
+ * @param sessionTtl how long a login lasts without activity
+ * @param zkTimeout how long a request waits on ZooKeeper before it answers 503
+ */
+public record AdminSettings(ZkConfig zk, String cluster, String controllerName, String host, int port, Path stateDir,
+    Duration sessionTtl, Duration zkTimeout) {
+  public static final String DEFAULT_HOST = "127.0.0.1";
+  public static final Duration DEFAULT_SESSION_TTL = Duration.ofHours(8);
+  public static final Duration DEFAULT_ZK_TIMEOUT = Duration.ofSeconds(5);
+
+  public AdminSettings {
+    Objects.requireNonNull(zk, "zk");
+    Objects.requireNonNull(cluster, "cluster");
+    Objects.requireNonNull(controllerName, "controllerName");
+    Objects.requireNonNull(stateDir, "stateDir");
+    host = host == null ? DEFAULT_HOST : host;
+    sessionTtl = sessionTtl == null ? DEFAULT_SESSION_TTL : sessionTtl;
+    zkTimeout = zkTimeout == null ? DEFAULT_ZK_TIMEOUT : zkTimeout;
+    if (port < 0 || port > 0xFFFF) {
+      throw new IllegalArgumentException("http.port " + port + " out of range 0..65535");
+    }
+  }
+}

@@ -1,0 +1,386 @@
+package io.gridway.admin;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.gridway.cluster.ClusterStatus;
+import io.gridway.cluster.GroupSpec;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The REST API under {@code /api/v1} (documented in {@code openapi.json}, served at {@code /api/v1/openapi.json}).
+ * Reads need a session of any role; pausing, resuming and editing groups need {@link Role#OPERATOR}; users need
+ * {@link Role#ADMIN}. Every write needs the session's CSRF token in {@code X-CSRF-Token} and a JSON body type, and is
+ * recorded in the {@link AuditLog} before it is answered. Thread-safe.
+ */
+final class Api {
+  static final String PREFIX = "/api/v1";
+  static final String COOKIE = "gw_session";
+  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,99}");
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Grid grid;
+  private final Users users;
+  private final Sessions sessions;
+  private final AuditLog audit;
+  private final Clock clock;
+
+  Api(Grid grid, Users users, Sessions sessions, AuditLog audit, Clock clock) {
+    this.grid = grid;
+    this.users = users;
+    this.sessions = sessions;
+    this.audit = audit;
+    this.clock = clock;
+  }
+
+  Response handle(Request request) {
+    List<String> s = request.segments().subList(2, request.segments().size()); // after "api", "v1"
+    String m = request.method();
+    if (s.equals(List.of("openapi.json")) && m.equals("GET")) {
+      return new Response(HttpResponseStatus.OK, Response.JSON, openApi(), Map.of());
+    }
+    if (s.equals(List.of("session"))) {
+      return switch (m) {
+        case "GET" -> sessionInfo(request);
+        case "POST" -> login(request);
+        case "DELETE" -> logout(request);
+        default -> throw methodNotAllowed(m, request.path());
+      };
+    }
+    Sessions.Session session = sessions.find(request.cookie()).orElseThrow(ApiException::unauthenticated);
+    if (!m.equals("GET")) {
+      requireCsrf(request, session);
+    }
+    if (s.equals(List.of("cluster")) && m.equals("GET")) {
+      return json(HttpResponseStatus.OK, grid.status());
+    }
+    if (s.equals(List.of("audit")) && m.equals("GET")) {
+      return json(HttpResponseStatus.OK, audit.recent(intParam(request, "limit", 100, 1, 1000)));
+    }
+    if (s.equals(List.of("users"))) {
+      require(session, Role.ADMIN, "manage users");
+      return switch (m) {
+        case "GET" -> json(HttpResponseStatus.OK, users.roles());
+        case "POST" -> addUser(request, session);
+        default -> throw methodNotAllowed(m, request.path());
+      };
+    }
+    if (!s.isEmpty() && s.get(0).equals("groups")) {
+      return groups(request, session, s, m);
+    }
+    throw ApiException.notFound("no endpoint " + m + " " + request.path());
+  }
+
+  private Response groups(Request request, Sessions.Session session, List<String> s, String m) {
+    if (s.size() == 1) {
+      return switch (m) {
+        case "GET" -> json(HttpResponseStatus.OK, groupViews().values());
+        case "POST" -> createGroup(request, session);
+        default -> throw methodNotAllowed(m, request.path());
+      };
+    }
+    String name = s.get(1);
+    if (!NAME.matcher(name).matches()) {
+      throw ApiException.badField("group", "'" + name + "' is not a group name (1-100 of [A-Za-z0-9_.-], starting alphanumeric)");
+    }
+    if (s.size() == 2) {
+      return switch (m) {
+        case "GET" -> json(HttpResponseStatus.OK, requireGroup(name));
+        case "PUT" -> updateGroup(request, session, name);
+        case "DELETE" -> deleteGroup(session, name);
+        default -> throw methodNotAllowed(m, request.path());
+      };
+    }
+    if (s.size() == 3 && m.equals("POST") && (s.get(2).equals("pause") || s.get(2).equals("resume"))) {
+      return pauseGroup(session, name, s.get(2).equals("pause"));
+    }
+    if (s.size() == 5 && s.get(2).equals("partitions") && m.equals("POST") && (s.get(4).equals("pause") || s.get(4).equals("resume"))) {
+      int partition;
+      try {
+        partition = Integer.parseInt(s.get(3));
+      } catch (NumberFormatException e) {
+        throw ApiException.badField("partition", "'" + s.get(3) + "' is not a partition number");
+      }
+      return pausePartition(session, name, partition, s.get(4).equals("pause"));
+    }
+    throw ApiException.notFound("no endpoint " + m + " " + request.path());
+  }
+
+  // ---- session ----
+
+  private Response sessionInfo(Request request) {
+    Optional<Sessions.Session> s = sessions.find(request.cookie());
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("authenticated", s.isPresent());
+    s.ifPresent(x -> {
+      body.put("user", x.user());
+      body.put("role", x.role().wireName());
+      body.put("csrfToken", x.csrfToken());
+    });
+    return json(HttpResponseStatus.OK, body);
+  }
+
+  private Response login(Request request) {
+    JsonNode body = jsonBody(request, Set.of("user", "password"));
+    String user = requiredText(body, "user");
+    String password = requiredText(body, "password");
+    Role role = users.authenticate(user, password).orElseThrow(() -> new ApiException(HttpResponseStatus.UNAUTHORIZED,
+        "bad-credentials", null, "unknown user or wrong password"));
+    Sessions.Session session = sessions.open(user, role);
+    Map<String, Object> out = Map.of("authenticated", true, "user", user, "role", role.wireName(), "csrfToken", session.csrfToken());
+    return new Response(HttpResponseStatus.OK, Response.JSON, bytes(out),
+        Map.of("Set-Cookie", COOKIE + "=" + session.id() + "; Path=/; HttpOnly; SameSite=Strict"));
+  }
+
+  private Response logout(Request request) {
+    Sessions.Session session = sessions.find(request.cookie()).orElseThrow(ApiException::unauthenticated);
+    requireCsrf(request, session);
+    sessions.close(session.id());
+    return new Response(HttpResponseStatus.NO_CONTENT, Response.JSON, new byte[0],
+        Map.of("Set-Cookie", COOKIE + "=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"));
+  }
+
+  private Response addUser(Request request, Sessions.Session session) {
+    JsonNode body = jsonBody(request, Set.of("name", "role", "password"));
+    String name = requiredText(body, "name");
+    if (!NAME.matcher(name).matches()) {
+      throw ApiException.badField("name", "'" + name + "' must be 1-100 of [A-Za-z0-9_.-], starting alphanumeric");
+    }
+    Role role = Role.parse(requiredText(body, "role"));
+    if (role == null) {
+      throw ApiException.badField("role", "must be viewer, operator or admin");
+    }
+    String password = requiredText(body, "password");
+    if (password.length() < Users.MIN_PASSWORD) {
+      throw ApiException.badField("password", "at least " + Users.MIN_PASSWORD + " characters");
+    }
+    String before = users.roles().get(name);
+    users.add(name, role, password);
+    audit.record(session.user(), "user.put", "user " + name, before == null ? null : Map.of("role", before),
+        Map.of("role", role.wireName()));
+    return json(HttpResponseStatus.CREATED, Map.of("name", name, "role", role.wireName()));
+  }
+
+  // ---- groups ----
+
+  private Map<String, GroupView> groupViews() {
+    ClusterStatus status = grid.status();
+    Map<String, GroupView> views = new LinkedHashMap<>();
+    for (ClusterStatus.Resource r : status.resources()) {
+      if (r.kind().equals("group")) {
+        GroupView v = GroupView.of(r, clock.instant());
+        views.put(v.name(), v);
+      }
+    }
+    return views;
+  }
+
+  private GroupView requireGroup(String name) {
+    GroupView v = groupViews().get(name);
+    if (v == null) {
+      throw ApiException.notFound("no consumer group '" + name + "'");
+    }
+    return v;
+  }
+
+  private Response createGroup(Request request, Sessions.Session session) {
+    require(session, Role.OPERATOR, "create groups");
+    JsonNode body = jsonBody(request, Set.of("name", "partitions", "replicas"));
+    String name = requiredText(body, "name");
+    if (!NAME.matcher(name).matches()) {
+      throw ApiException.badField("name", "'" + name + "' must be 1-100 of [A-Za-z0-9_.-], starting alphanumeric");
+    }
+    int partitions = requiredInt(body, "partitions", 1, 0x10000);
+    int replicas = body.has("replicas") ? requiredInt(body, "replicas", 1, 100) : 2;
+    if (groupViews().containsKey(name)) {
+      throw ApiException.conflict("group '" + name + "' already exists; change its replicas with PUT, or delete it first");
+    }
+    GroupSpec spec = new GroupSpec(name, partitions, replicas);
+    grid.admin(a -> {
+      a.createOrUpdateGroup(spec);
+      return null;
+    });
+    GroupView after = requireGroup(name);
+    audit.record(session.user(), "group.create", "group " + name, null, after.spec());
+    return json(HttpResponseStatus.CREATED, after);
+  }
+
+  private Response updateGroup(Request request, Sessions.Session session, String name) {
+    require(session, Role.OPERATOR, "change groups");
+    JsonNode body = jsonBody(request, Set.of("replicas", "partitions"));
+    GroupView before = requireGroup(name);
+    int replicas = requiredInt(body, "replicas", 1, 100);
+    if (body.has("partitions") && requiredInt(body, "partitions", 1, 0x10000) != before.partitions()) {
+      throw ApiException.badField("partitions", "group '" + name + "' has " + before.partitions()
+          + " partitions, fixed for its life (checkpoints are per partition); delete it and create it again to change that");
+    }
+    grid.admin(a -> {
+      a.createOrUpdateGroup(new GroupSpec(name, before.partitions(), replicas));
+      return null;
+    });
+    GroupView after = requireGroup(name);
+    audit.record(session.user(), "group.update", "group " + name, before.spec(), after.spec());
+    return json(HttpResponseStatus.OK, after);
+  }
+
+  private Response deleteGroup(Sessions.Session session, String name) {
+    require(session, Role.OPERATOR, "delete groups");
+    GroupView before = requireGroup(name);
+    grid.admin(a -> {
+      a.deleteGroup(name);
+      return null;
+    });
+    audit.record(session.user(), "group.delete", "group " + name, before.spec(), null);
+    return new Response(HttpResponseStatus.NO_CONTENT, Response.JSON, new byte[0], Map.of());
+  }
+
+  private Response pauseGroup(Sessions.Session session, String name, boolean pause) {
+    require(session, Role.OPERATOR, pause ? "pause groups" : "resume groups");
+    GroupView before = requireGroup(name);
+    grid.admin(a -> {
+      if (pause) {
+        a.pauseGroup(name);
+      } else {
+        a.resumeGroup(name);
+      }
+      return null;
+    });
+    audit.record(session.user(), pause ? "group.pause" : "group.resume", "group " + name, Map.of("paused", before.paused()),
+        Map.of("paused", pause));
+    return json(HttpResponseStatus.OK, requireGroup(name));
+  }
+
+  private Response pausePartition(Sessions.Session session, String name, int partition, boolean pause) {
+    require(session, Role.OPERATOR, pause ? "pause partitions" : "resume partitions");
+    GroupView before = requireGroup(name);
+    if (partition < 0 || partition >= before.partitions()) {
+      throw ApiException.notFound("group '" + name + "' has partitions 0.." + (before.partitions() - 1) + ", not " + partition);
+    }
+    grid.admin(a -> {
+      if (pause) {
+        a.pausePartition(name, partition);
+      } else {
+        a.resumePartition(name, partition);
+      }
+      return null;
+    });
+    audit.record(session.user(), pause ? "partition.pause" : "partition.resume", "group " + name + " partition " + partition,
+        Map.of("paused", before.pausedPartitions().contains(partition)), Map.of("paused", pause));
+    return json(HttpResponseStatus.OK, requireGroup(name));
+  }
+
+  // ---- checks ----
+
+  private static void require(Sessions.Session session, Role needed, String what) {
+    if (!session.role().allows(needed)) {
+      throw ApiException.forbidden("user " + session.user() + " is a " + session.role().wireName() + "; to " + what + " takes the "
+          + needed.wireName() + " role");
+    }
+  }
+
+  private static void requireCsrf(Request request, Sessions.Session session) {
+    if (request.csrfToken() == null || !java.security.MessageDigest.isEqual(request.csrfToken().getBytes(java.nio.charset.StandardCharsets.UTF_8),
+        session.csrfToken().getBytes(java.nio.charset.StandardCharsets.UTF_8))) {
+      throw new ApiException(HttpResponseStatus.FORBIDDEN, "csrf", "X-CSRF-Token",
+          "X-CSRF-Token: missing or not this session's token (GET /api/v1/session gives it)");
+    }
+  }
+
+  private static JsonNode jsonBody(Request request, Set<String> allowed) {
+    if (!"application/json".equals(request.contentType())) {
+      throw new ApiException(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, "bad-content-type", "Content-Type",
+          "Content-Type: the body must be application/json, not " + request.contentType());
+    }
+    JsonNode body;
+    try {
+      body = JSON.readTree(request.body());
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw ApiException.badField("body", "not JSON: " + e.getOriginalMessage());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    if (body == null || !body.isObject()) {
+      throw ApiException.badField("body", "must be a JSON object");
+    }
+    for (Iterator<String> it = body.fieldNames(); it.hasNext();) {
+      String f = it.next();
+      if (!allowed.contains(f)) {
+        throw ApiException.badField(f, "unknown member; expected " + String.join(", ", new java.util.TreeSet<>(allowed)));
+      }
+    }
+    return body;
+  }
+
+  private static String requiredText(JsonNode body, String field) {
+    JsonNode n = body.get(field);
+    if (n == null || n.isNull() || !n.isTextual() || n.asText().isEmpty()) {
+      throw ApiException.badField(field, "required (a non-empty string)");
+    }
+    return n.asText();
+  }
+
+  private static int requiredInt(JsonNode body, String field, int min, int max) {
+    JsonNode n = body.get(field);
+    if (n == null || !n.canConvertToInt() || !n.isIntegralNumber()) {
+      throw ApiException.badField(field, "required (a whole number " + min + ".." + max + ")");
+    }
+    int v = n.intValue();
+    if (v < min || v > max) {
+      throw ApiException.badField(field, v + " is out of range " + min + ".." + max);
+    }
+    return v;
+  }
+
+  private static int intParam(Request request, String name, int dflt, int min, int max) {
+    String v = request.query().get(name);
+    if (v == null) {
+      return dflt;
+    }
+    try {
+      int i = Integer.parseInt(v);
+      if (i >= min && i <= max) {
+        return i;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw ApiException.badField(name, "'" + v + "' is not a whole number " + min + ".." + max);
+  }
+
+  private static ApiException methodNotAllowed(String method, String path) {
+    return new ApiException(HttpResponseStatus.METHOD_NOT_ALLOWED, "method-not-allowed", null, method + " is not allowed on " + path);
+  }
+
+  static Response json(HttpResponseStatus status, Object body) {
+    return new Response(status, Response.JSON, bytes(body), Map.of());
+  }
+
+  static byte[] bytes(Object body) {
+    try {
+      return JSON.writeValueAsBytes(body);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static byte[] openApi() {
+    try (InputStream in = Api.class.getResourceAsStream("openapi.json")) {
+      if (in == null) {
+        throw new IllegalStateException("openapi.json missing from the classpath");
+      }
+      return in.readAllBytes();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,45 @@
+package io.gridway.admin;
+
+import io.netty.handler.codec.http.HttpResponseStatus;
+
+/**
+ * A request the API refuses, answered as an RFC 9457 problem document. {@code field} names the parameter or body
+ * member that was wrong (null when none is to blame); the UI shows {@code detail} to the person.
+ */
+final class ApiException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+  final HttpResponseStatus status;
+  final String type;
+  final String field;
+
+  ApiException(HttpResponseStatus status, String type, String field, String detail) {
+    super(detail);
+    this.status = status;
+    this.type = type;
+    this.field = field;
+  }
+
+  static ApiException badField(String field, String detail) {
+    return new ApiException(HttpResponseStatus.BAD_REQUEST, "bad-parameter", field, field + ": " + detail);
+  }
+
+  static ApiException notFound(String detail) {
+    return new ApiException(HttpResponseStatus.NOT_FOUND, "not-found", null, detail);
+  }
+
+  static ApiException conflict(String detail) {
+    return new ApiException(HttpResponseStatus.CONFLICT, "conflict", null, detail);
+  }
+
+  static ApiException unauthenticated() {
+    return new ApiException(HttpResponseStatus.UNAUTHORIZED, "unauthenticated", null, "log in first");
+  }
+
+  static ApiException forbidden(String detail) {
+    return new ApiException(HttpResponseStatus.FORBIDDEN, "forbidden", null, detail);
+  }
+
+  static ApiException zooKeeperUnavailable(String detail) {
+    return new ApiException(HttpResponseStatus.SERVICE_UNAVAILABLE, "zookeeper-unavailable", null, detail);
+  }
+}

@@ -1,0 +1,114 @@
+package io.gridway.admin;
+
+import io.gridway.cluster.ClusterAdmin;
+import io.gridway.cluster.ClusterStatus;
+import io.gridway.cluster.ClusterStatusReader;
+import io.gridway.cluster.ZkConfig;
+import java.time.Duration;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+
+/**
+ * The grid as ZooKeeper holds it, through the cluster module's {@link ClusterStatusReader} (what {@code gridway
+ * cluster status} prints) and {@link ClusterAdmin} (what {@code gridway cluster group ...} does): one implementation
+ * for the CLI and the UI.
+ *
+ * <p>Helix's ZooKeeper clients retry for a long time while ZooKeeper is unreachable, so every call runs on one
+ * dedicated thread and the request waits at most {@code timeout}; past it, or when calls are already queued behind a
+ * stuck one, the caller gets a 503 naming ZooKeeper. One thread also serialises the reader, which is not
+ * thread-safe. Thread-safe.
+ */
+final class Grid implements AutoCloseable {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Grid.class);
+  private final ZkConfig zk;
+  private final String cluster;
+  private final Duration timeout;
+  private final ThreadPoolExecutor thread;
+  private ClusterStatusReader reader; // confined to thread
+
+  Grid(ZkConfig zk, String cluster, Duration timeout) {
+    this.zk = zk;
+    this.cluster = cluster;
+    this.timeout = timeout;
+    this.thread = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(8), r -> {
+      Thread t = new Thread(r, "gridway-admin-zk");
+      t.setDaemon(true);
+      return t;
+    });
+    // connect now, not on the first request: opening the reader's clients takes a second or more
+    thread.execute(() -> {
+      try {
+        reader = new ClusterStatusReader(zk, cluster);
+      } catch (RuntimeException e) {
+        LOG.warn("cannot read cluster {} from ZooKeeper {} yet: {}", cluster, zk.connectString(), e.getMessage());
+      }
+    });
+  }
+
+  ClusterStatus status() {
+    return call(() -> {
+      if (reader == null) {
+        reader = new ClusterStatusReader(zk, cluster);
+      }
+      try {
+        return reader.read();
+      } catch (RuntimeException e) {
+        // a reader whose session broke is rebuilt on the next call
+        reader.close();
+        reader = null;
+        throw e;
+      }
+    });
+  }
+
+  /** Runs {@code action} with a short-lived {@link ClusterAdmin}. */
+  <T> T admin(Function<ClusterAdmin, T> action) {
+    return call(() -> {
+      try (ClusterAdmin admin = new ClusterAdmin(zk, cluster)) {
+        return action.apply(admin);
+      }
+    });
+  }
+
+  private <T> T call(Callable<T> task) {
+    Future<T> future;
+    try {
+      future = thread.submit(task);
+    } catch (RejectedExecutionException e) {
+      throw ApiException.zooKeeperUnavailable("ZooKeeper " + zk.connectString() + " is not answering: requests are queued behind one "
+          + "waiting for it; retry later");
+    }
+    try {
+      return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      throw ApiException.zooKeeperUnavailable("ZooKeeper " + zk.connectString() + " did not answer within " + timeout.toMillis()
+          + " ms; the grid's state cannot be read or changed until it does");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw ApiException.zooKeeperUnavailable("interrupted while waiting for ZooKeeper");
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new IllegalStateException(cause);
+    }
+  }
+
+  @Override
+  public void close() {
+    thread.shutdownNow();
+    try {
+      thread.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,68 @@
+package io.gridway.admin;
+
+import io.gridway.cluster.ClusterStatus;
+import io.gridway.cluster.GroupProgress;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A consumer group as the API shows it: per partition its leader and standbys (Helix's external view), its
+ * checkpoint and how far behind it is. Built from {@link ClusterStatus}, the same snapshot {@code gridway cluster
+ * status} prints.
+ *
+ * @param paused the whole group is paused
+ */
+record GroupView(String name, int partitions, int replicas, boolean paused, List<Integer> pausedPartitions,
+    List<PartitionView> partitionStates) {
+
+  /**
+   * @param leader the instance in LEADER, or {@code null} (paused, or between owners)
+   * @param checkpointScn the checkpoint in ZooKeeper (unsigned decimal), or {@code null}
+   * @param committedScn what the leader last reported committed (unsigned decimal), or {@code null}
+   * @param receivedScn the newest SCN the leader had received from the relay, or {@code null}
+   * @param scnBehind {@code receivedScn - committedScn}: received but not yet applied, in SCN distance
+   * @param lagMillis how far behind the source the partition was at its last report ({@link
+   *     ClusterStatus.Partition#reportedLag()}), or {@code null}
+   * @param reportAgeMillis how old that report is, or {@code null}
+   */
+  record PartitionView(int partition, String leader, List<String> standbys, Map<String, String> states, boolean paused,
+      String checkpointScn, String committedScn, String receivedScn, String scnBehind, Long lagMillis, Long reportAgeMillis) {}
+
+  static final String PREFIX = "group.";
+
+  static GroupView of(ClusterStatus.Resource r, Instant now) {
+    List<PartitionView> partitions = new ArrayList<>();
+    for (ClusterStatus.Partition p : r.partitionStates()) {
+      String leader = null;
+      List<String> standbys = new ArrayList<>();
+      for (Map.Entry<String, String> e : p.states().entrySet()) {
+        if ("LEADER".equals(e.getValue())) {
+          leader = e.getKey();
+        } else if ("STANDBY".equals(e.getValue())) {
+          standbys.add(e.getKey());
+        }
+      }
+      GroupProgress.Report report = p.progress();
+      Duration lag = p.reportedLag();
+      partitions.add(new PartitionView(p.partition(), leader, standbys, p.states(),
+          !r.enabled() || r.pausedPartitions().contains(p.partition()),
+          p.checkpointScn() == null ? null : Long.toUnsignedString(p.checkpointScn()),
+          report == null ? null : Long.toUnsignedString(report.scn()),
+          report == null ? null : Long.toUnsignedString(report.receivedScn()),
+          report == null ? null : Long.toUnsignedString(Long.compareUnsigned(report.receivedScn(), report.scn()) > 0
+              ? report.receivedScn() - report.scn() : 0),
+          lag == null ? null : lag.toMillis(),
+          report == null ? null : Math.max(0, now.toEpochMilli() - report.updatedMillis())));
+    }
+    return new GroupView(r.name().substring(PREFIX.length()), r.partitions(), r.replicas(), !r.enabled(),
+        r.pausedPartitions(), partitions);
+  }
+
+  /** The spec part, for the audit log's before/after. */
+  Map<String, Object> spec() {
+    return Map.of("partitions", partitions, "replicas", replicas, "paused", paused, "pausedPartitions", pausedPartitions);
+  }
+}

@@ -1,0 +1,21 @@
+package io.gridway.admin;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One HTTP request as the API sees it, independent of Netty.
+ *
+ * @param path the decoded path without the query
+ * @param query parameters, first value of each
+ * @param cookie the session cookie's value, or {@code null}
+ * @param csrfToken the {@code X-CSRF-Token} header, or {@code null}
+ * @param contentType the media type without parameters, or {@code null}
+ */
+record Request(String method, String path, Map<String, String> query, String cookie, String csrfToken, String contentType,
+    byte[] body) {
+
+  List<String> segments() {
+    return List.of(path.replaceAll("^/+|/+$", "").split("/"));
+  }
+}

@@ -1,0 +1,252 @@
+// The admin UI: one ES module, no framework. Every value from the server is put in the page with textContent, never
+// as HTML. Errors from the API are shown to the person with the server's own message (its problem "detail").
+
+const API = '/api/v1';
+const session = { user: null, role: null, csrf: null };
+const charts = new Map();
+let refreshTimer = null;
+
+const $ = (id) => document.getElementById(id);
+
+function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'class') e.className = v; else if (k === 'text') e.textContent = v; else e.setAttribute(k, v);
+  }
+  for (const c of children) e.append(c);
+  return e;
+}
+
+class ApiError extends Error {
+  constructor(status, problem) {
+    super(problem && problem.detail ? problem.detail : `HTTP ${status}`);
+    this.status = status;
+    this.field = problem ? problem.field : undefined;
+  }
+}
+
+async function api(method, path, body) {
+  const headers = {};
+  if (method !== 'GET') headers['X-CSRF-Token'] = session.csrf || '';
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const response = await fetch(API + path, {
+    method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (response.status === 204) return null;
+  const isJson = (response.headers.get('Content-Type') || '').includes('json');
+  const data = isJson ? await response.json() : null;
+  if (!response.ok) {
+    if (response.status === 401 && path !== '/session') showLogin();
+    throw new ApiError(response.status, data);
+  }
+  return data;
+}
+
+function say(text, ok = false) {
+  const m = $('message');
+  m.textContent = text;
+  m.className = ok ? 'ok' : '';
+  m.hidden = !text;
+}
+
+function canWrite() {
+  return session.role === 'operator' || session.role === 'admin';
+}
+
+function showLogin() {
+  clearInterval(refreshTimer);
+  for (const id of ['topology-page', 'groups-page', 'audit-page']) $(id).hidden = true;
+  $('nav').hidden = true;
+  $('who').hidden = true;
+  $('login-page').hidden = false;
+  $('login-user').focus();
+}
+
+async function start() {
+  $('login-form').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    try {
+      const s = await api('POST', '/session', { user: $('login-user').value, password: $('login-password').value });
+      Object.assign(session, { user: s.user, role: s.role, csrf: s.csrfToken });
+      $('login-password').value = '';
+      say('');
+      enter();
+    } catch (e) {
+      say(e.message);
+    }
+  });
+  $('logout').addEventListener('click', async () => {
+    try {
+      await api('DELETE', '/session');
+    } catch (e) {
+      say(e.message);
+    }
+    Object.assign(session, { user: null, role: null, csrf: null });
+    showLogin();
+  });
+  $('create-group').addEventListener('submit', createGroup);
+  $('refresh').addEventListener('click', () => render());
+  window.addEventListener('hashchange', () => render());
+  const s = await api('GET', '/session');
+  if (s.authenticated) {
+    Object.assign(session, { user: s.user, role: s.role, csrf: s.csrfToken });
+    enter();
+  } else {
+    showLogin();
+  }
+}
+
+function enter() {
+  $('login-page').hidden = true;
+  $('nav').hidden = false;
+  $('who').hidden = false;
+  $('who-name').textContent = `${session.user} (${session.role})`;
+  for (const e of document.querySelectorAll('.operator-only')) e.hidden = !canWrite();
+  clearInterval(refreshTimer);
+  refreshTimer = setInterval(() => render(false), 5000);
+  render();
+}
+
+async function render(announce = true) {
+  const page = (location.hash || '#topology').substring(1);
+  for (const name of ['topology', 'groups', 'audit']) {
+    $(`${name}-page`).hidden = name !== page;
+    if (name === page) $(`nav-${name}`).setAttribute('aria-current', 'page'); else $(`nav-${name}`).removeAttribute('aria-current');
+  }
+  try {
+    if (page === 'topology') await renderTopology();
+    else if (page === 'groups') await renderGroups();
+    else if (page === 'audit') await renderAudit();
+  } catch (e) {
+    if (announce || e.status === 503) say(e.message);
+  }
+}
+
+function fillTable(table, rows) {
+  const body = table.tBodies[0];
+  body.replaceChildren(...rows.map((cells) => el('tr', {}, ...cells.map((c) => (c instanceof Node ? el('td', {}, c) : el('td', { text: c ?? '' }))))));
+}
+
+async function renderTopology() {
+  const c = await api('GET', '/cluster');
+  $('cluster-name').textContent = c.cluster;
+  $('controller').textContent = c.controller ?? 'none';
+  fillTable($('instances'), c.instances.map((i) => [i.name, i.endpoint, i.live ? 'yes' : 'no', i.enabled ? 'yes' : 'no', i.tags.join(', ')]));
+  const relays = c.resources.filter((r) => r.kind === 'relay');
+  fillTable($('relays'), relays.map((r) => [r.name, String(r.partitions), String(r.replicas),
+    r.partitionStates.map((p) => `${p.partition}: ${Object.keys(p.states).filter((k) => p.states[k] === 'ONLINE').join(' ') || '-'}`).join('; ')]));
+}
+
+function button(text, id, action) {
+  const b = el('button', { type: 'button', id, text });
+  b.addEventListener('click', async () => {
+    b.disabled = true;
+    try {
+      await action();
+      await renderGroups();
+    } catch (e) {
+      say(e.message);
+    } finally {
+      b.disabled = false;
+    }
+  });
+  return b;
+}
+
+async function renderGroups() {
+  const groups = await api('GET', '/groups');
+  const host = $('groups');
+  for (const chart of charts.values()) chart.destroy();
+  charts.clear();
+  if (groups.length === 0) {
+    host.replaceChildren(el('p', { text: 'No consumer groups yet.' }));
+    return;
+  }
+  host.replaceChildren(...groups.map(groupBox));
+  for (const g of groups) drawLag(g);
+}
+
+function groupBox(g) {
+  const title = el('h3', { text: `${g.name} — ${g.partitions} partitions, ${g.replicas} replicas` });
+  if (g.paused) title.append(el('span', { class: 'paused', text: ' (paused)' }));
+  const box = el('div', { class: 'group', id: `group-${g.name}` }, title);
+  if (canWrite()) {
+    const name = encodeURIComponent(g.name);
+    box.append(g.paused
+      ? button('Resume group', `resume-${g.name}`, () => api('POST', `/groups/${name}/resume`))
+      : button('Pause group', `pause-${g.name}`, () => api('POST', `/groups/${name}/pause`)));
+    box.append(' ', button('Delete group', `delete-${g.name}`, async () => {
+      if (window.confirm(`Delete group ${g.name} and its checkpoints?`)) await api('DELETE', `/groups/${name}`);
+    }));
+  }
+  const head = el('tr', {}, ...['Partition', 'Leader', 'Standbys', 'Checkpoint SCN', 'Behind (SCN)', 'Lag (ms)', 'State', '']
+    .map((h) => el('th', { text: h })));
+  const rows = g.partitionStates.map((p) => {
+    const action = !canWrite() || g.paused ? '' : p.paused
+      ? button('Resume', `resume-${g.name}-${p.partition}`, () => api('POST', `/groups/${encodeURIComponent(g.name)}/partitions/${p.partition}/resume`))
+      : button('Pause', `pause-${g.name}-${p.partition}`, () => api('POST', `/groups/${encodeURIComponent(g.name)}/partitions/${p.partition}/pause`));
+    const tr = el('tr', { 'data-partition': String(p.partition) },
+      el('td', { class: 'num', text: String(p.partition) }),
+      el('td', { class: 'leader', text: p.leader ?? '—' }),
+      el('td', { text: p.standbys.join(', ') }),
+      el('td', { class: 'num', text: p.checkpointScn ?? '—' }),
+      el('td', { class: 'num', text: p.scnBehind ?? '—' }),
+      el('td', { class: 'num', text: p.lagMillis == null ? '—' : String(p.lagMillis) }),
+      el('td', { class: p.paused ? 'paused state' : 'state', text: p.paused ? 'paused' : (p.leader ? 'running' : 'no leader') }),
+      el('td', {}, action));
+    return tr;
+  });
+  box.append(el('div', { class: 'table-wrap' }, el('table', { class: 'partitions' }, el('thead', {}, head), el('tbody', {}, ...rows))));
+  box.append(el('div', { class: 'chart' }, el('canvas', { id: `lag-${g.name}`, 'aria-label': `lag per partition of ${g.name}`, role: 'img' })));
+  return box;
+}
+
+function drawLag(g) {
+  const canvas = $(`lag-${g.name}`);
+  if (!window.Chart || !canvas) return;
+  charts.set(g.name, new window.Chart(canvas, {
+    type: 'bar',
+    data: {
+      labels: g.partitionStates.map((p) => `p${p.partition}`),
+      datasets: [{ label: 'lag at last report (ms)', data: g.partitionStates.map((p) => p.lagMillis ?? 0), backgroundColor: '#1f3a5f' }],
+    },
+    options: { animation: false, maintainAspectRatio: false, scales: { y: { beginAtZero: true } } },
+  }));
+}
+
+function sayAtForm(text, ok = false) {
+  const m = $('create-message');
+  m.textContent = text;
+  m.className = ok ? 'form-message ok' : 'form-message';
+  m.hidden = !text;
+}
+
+async function createGroup(event) {
+  event.preventDefault();
+  sayAtForm('');
+  // sent as typed: the server validates and its message is shown as it is
+  const number = (v) => (/^-?\d+$/.test(v.trim()) ? Number(v) : v);
+  try {
+    const g = await api('POST', '/groups', {
+      name: $('new-name').value, partitions: number($('new-partitions').value), replicas: number($('new-replicas').value),
+    });
+    sayAtForm(`group ${g.name} created`, true);
+    $('new-name').value = '';
+    $('new-partitions').value = '';
+    await renderGroups();
+  } catch (e) {
+    sayAtForm(e.message);
+    if (e.field) {
+      const input = { name: 'new-name', partitions: 'new-partitions', replicas: 'new-replicas' }[e.field];
+      if (input) $(input).focus();
+    }
+  }
+}
+
+async function renderAudit() {
+  const entries = await api('GET', '/audit?limit=200');
+  const show = (v) => (v == null ? '—' : JSON.stringify(v));
+  fillTable($('audit'), entries.map((e) => [e.time, e.user, e.action, e.target, show(e.before), show(e.after)]));
+}
+
+start().catch((e) => say(e.message));

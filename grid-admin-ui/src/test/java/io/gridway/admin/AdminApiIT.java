@@ -1,0 +1,179 @@
+package io.gridway.admin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.gridway.cluster.ClusterStatus;
+import io.gridway.cluster.ClusterStatusReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The REST API against a real ZooKeeper and Helix: one private cluster for the class, a group per write test. */
+class AdminApiIT {
+  private static final Duration PATIENCE = Duration.ofSeconds(60);
+  @RegisterExtension static final SharedGrid SHARED = new SharedGrid();
+  private static TestGrid grid;
+
+  @BeforeAll
+  static void start() {
+    grid = SHARED.grid();
+  }
+
+  @Test
+  void firstStartWritesTheAdminCredentialReadableByTheServiceUserOnly() throws Exception {
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(grid.admin.initialPasswordFile()))).isEqualTo("rw-------");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(grid.stateDir.resolve("users.json")))).isEqualTo("rw-------");
+    String password = grid.adminPassword();
+    assertThat(password).hasSizeGreaterThanOrEqualTo(20);
+    assertThat(Files.readString(grid.stateDir.resolve("users.json"))).doesNotContain(password);
+    assertThat(grid.admin.url()).startsWith("http://127.0.0.1:");
+  }
+
+  @Test
+  void readsNeedALoginAndWrongPasswordsAreRefused() {
+    ApiClient anonymous = new ApiClient(grid.admin.url());
+    assertThat(anonymous.get("/api/v1/groups").status()).isEqualTo(401);
+    assertThat(anonymous.get("/api/v1/session").body().get("authenticated").asBoolean()).isFalse();
+    ApiClient.Answer wrong = anonymous.login("admin", "not-the-password");
+    assertThat(wrong.status()).isEqualTo(401);
+    assertThat(wrong.contentType()).isEqualTo("application/problem+json");
+    assertThat(anonymous.get("/api/v1/openapi.json").body().get("paths").has("/groups/{group}/partitions/{partition}/pause")).isTrue();
+  }
+
+  @Test
+  void loginSetsAnHttpOnlySameSiteCookieAndShowsEachPartitionsLeaderAsHelixDoes() throws Exception {
+    ApiClient api = new ApiClient(grid.admin.url());
+    ApiClient.Answer login = api.login("admin", grid.adminPassword());
+    assertThat(login.status()).isEqualTo(200);
+    assertThat(login.setCookie()).contains("HttpOnly").contains("SameSite=Strict").startsWith("gw_session=");
+    assertThat(login.body().toString()).doesNotContain(grid.adminPassword());
+
+    Map<Integer, String> external = new TreeMap<>();
+    try (ClusterStatusReader reader = new ClusterStatusReader(grid.zk, grid.cluster)) {
+      ClusterStatus.Resource orders = reader.read().resources().stream().filter(r -> r.name().equals("group.orders")).findFirst().orElseThrow();
+      orders.partitionStates().forEach(p -> p.states().forEach((i, s) -> {
+        if (s.equals("LEADER")) {
+          external.put(p.partition(), i);
+        }
+      }));
+    }
+    JsonNode orders = api.get("/api/v1/groups/orders").body();
+    Map<Integer, String> shown = new TreeMap<>();
+    orders.get("partitionStates").forEach(p -> shown.put(p.get("partition").asInt(), p.get("leader").asText()));
+    assertThat(shown).isEqualTo(external).isEqualTo(new TreeMap<>(grid.leaders));
+    JsonNode p3 = orders.get("partitionStates").get(3);
+    assertThat(p3.get("checkpointScn").asText()).isEqualTo("1003");
+    assertThat(p3.get("committedScn").asText()).isEqualTo("1003");
+    assertThat(p3.get("scnBehind").asText()).isEqualTo(Long.toString(TestGrid.BEHIND));
+    assertThat(p3.get("lagMillis").asLong()).isEqualTo(TestGrid.LAG_MILLIS);
+    assertThat(p3.get("standbys").size()).isEqualTo(1);
+    assertThat(api.get("/api/v1/cluster").body().get("controller").asText()).isEqualTo("admin1");
+  }
+
+  @Test
+  void pausingAPartitionStopsItsConsumerUntilResumedAndIsAudited() throws Exception {
+    ApiClient api = grid.loggedInAdmin();
+    ApiClient.Answer noToken = api.send("POST", "/api/v1/groups/orders/partitions/1/pause", "{}", "application/json", null);
+    assertThat(noToken.status()).isEqualTo(403);
+    assertThat(noToken.body().get("field").asText()).isEqualTo("X-CSRF-Token");
+    assertThat(grid.leaders).containsKey(1);
+
+    ApiClient.Answer paused = api.send("POST", "/api/v1/groups/orders/partitions/1/pause", "{}");
+    assertThat(paused.status()).isEqualTo(200);
+    assertThat(paused.body().get("pausedPartitions").toString()).isEqualTo("[1]");
+    await().atMost(PATIENCE).until(() -> !grid.leaders.containsKey(1) && grid.leaders.size() == 3);
+    await().atMost(PATIENCE).until(() -> api.get("/api/v1/groups/orders").body().get("partitionStates").get(1).get("leader").isNull());
+
+    assertThat(api.send("POST", "/api/v1/groups/orders/partitions/1/resume", "{}").status()).isEqualTo(200);
+    await().atMost(PATIENCE).until(() -> grid.leaders.size() == 4);
+
+    JsonNode audit = api.get("/api/v1/audit?limit=1000").body();
+    Map<String, JsonNode> byAction = new HashMap<>();
+    audit.forEach(e -> byAction.putIfAbsent(e.get("action").asText() + " " + e.get("target").asText(), e));
+    JsonNode pause = byAction.get("partition.pause group orders partition 1");
+    assertThat(pause).isNotNull();
+    assertThat(pause.get("user").asText()).isEqualTo("admin");
+    assertThat(pause.get("before").get("paused").asBoolean()).isFalse();
+    assertThat(pause.get("after").get("paused").asBoolean()).isTrue();
+    assertThat(byAction).containsKey("partition.resume group orders partition 1");
+  }
+
+  @Test
+  void badInputIsA400NamingTheFieldAndUnknownThingsAre404() throws Exception {
+    ApiClient api = grid.loggedInAdmin();
+    assertProblem(api.send("POST", "/api/v1/groups", "{\"name\":\"no spaces\",\"partitions\":4}"), 400, "name");
+    assertProblem(api.send("POST", "/api/v1/groups", "{\"name\":\"g1\",\"partitions\":\"four\"}"), 400, "partitions");
+    assertProblem(api.send("POST", "/api/v1/groups", "{\"name\":\"g1\",\"partitions\":0}"), 400, "partitions");
+    assertProblem(api.send("POST", "/api/v1/groups", "{\"name\":\"g1\",\"partitions\":4,\"colour\":\"red\"}"), 400, "colour");
+    assertProblem(api.send("POST", "/api/v1/groups", "{not json"), 400, "body");
+    assertThat(api.send("POST", "/api/v1/groups", "name=g1", "application/x-www-form-urlencoded", api.csrf).status()).isEqualTo(415);
+    assertProblem(api.send("PUT", "/api/v1/groups/orders", "{\"replicas\":2,\"partitions\":8}"), 400, "partitions");
+    assertProblem(api.send("POST", "/api/v1/groups/orders/partitions/x/pause", "{}"), 400, "partition");
+    assertProblem(api.get("/api/v1/audit?limit=-1"), 400, "limit");
+    assertThat(api.get("/api/v1/groups/nope").status()).isEqualTo(404);
+    assertThat(api.send("POST", "/api/v1/groups/nope/pause", "{}").status()).isEqualTo(404);
+    assertThat(api.send("POST", "/api/v1/groups/orders/partitions/4/pause", "{}").body().get("detail").asText())
+        .isEqualTo("group 'orders' has partitions 0..3, not 4");
+    assertThat(api.send("POST", "/api/v1/groups", "{\"name\":\"orders\",\"partitions\":4}").status()).isEqualTo(409);
+  }
+
+  @Test
+  void groupsAreCreatedUpdatedAndDeletedThroughClusterAdminWithAuditEntries() throws Exception {
+    ApiClient api = grid.loggedInAdmin();
+    ApiClient.Answer created = api.send("POST", "/api/v1/groups", "{\"name\":\"audit-me\",\"partitions\":3,\"replicas\":1}");
+    assertThat(created.status()).isEqualTo(201);
+    assertThat(created.body().get("partitions").asInt()).isEqualTo(3);
+    assertThat(api.send("PUT", "/api/v1/groups/audit-me", "{\"replicas\":2}").body().get("replicas").asInt()).isEqualTo(2);
+    try (io.gridway.cluster.ClusterAdmin admin = new io.gridway.cluster.ClusterAdmin(grid.zk, grid.cluster)) {
+      assertThat(admin.groups().get("audit-me").replicas()).isEqualTo(2);
+    }
+    assertThat(api.send("DELETE", "/api/v1/groups/audit-me", null).status()).isEqualTo(204);
+    assertThat(api.get("/api/v1/groups/audit-me").status()).isEqualTo(404);
+    String log = Files.readString(grid.stateDir.resolve("audit.log"), StandardCharsets.UTF_8);
+    assertThat(log).contains("\"action\":\"group.create\",\"target\":\"group audit-me\",\"before\":null")
+        .contains("\"action\":\"group.delete\",\"target\":\"group audit-me\"");
+    assertThat(log).contains("\"before\":{").contains("\"replicas\":1").contains("\"replicas\":2");
+  }
+
+  @Test
+  void aViewerReadsButCannotWriteAndSecretsNeverLeave() throws Exception {
+    ApiClient admin = grid.loggedInAdmin();
+    assertProblem(admin.send("POST", "/api/v1/users", "{\"name\":\"vera\",\"role\":\"viewer\",\"password\":\"short\"}"), 400, "password");
+    assertProblem(admin.send("POST", "/api/v1/users", "{\"name\":\"vera\",\"role\":\"boss\",\"password\":\"a-long-password-1\"}"), 400, "role");
+    assertThat(admin.send("POST", "/api/v1/users", "{\"name\":\"vera\",\"role\":\"viewer\",\"password\":\"a-long-password-1\"}").status()).isEqualTo(201);
+    JsonNode roles = admin.get("/api/v1/users").body();
+    assertThat(roles.get("admin").asText()).isEqualTo("admin");
+    assertThat(roles.get("vera").asText()).isEqualTo("viewer");
+    assertThat(roles.toString()).doesNotContain("hash").doesNotContain("salt");
+
+    ApiClient viewer = new ApiClient(grid.admin.url());
+    assertThat(viewer.login("vera", "a-long-password-1").body().get("role").asText()).isEqualTo("viewer");
+    assertThat(viewer.get("/api/v1/groups").status()).isEqualTo(200);
+    ApiClient.Answer refused = viewer.send("POST", "/api/v1/groups/orders/partitions/0/pause", "{}");
+    assertThat(refused.status()).isEqualTo(403);
+    assertThat(refused.body().get("detail").asText()).contains("vera is a viewer");
+    assertThat(viewer.send("POST", "/api/v1/groups", "{\"name\":\"v1\",\"partitions\":1}").status()).isEqualTo(403);
+    assertThat(viewer.get("/api/v1/users").status()).isEqualTo(403);
+    assertThat(grid.leaders).containsKey(0);
+
+    String audit = Files.readString(grid.stateDir.resolve("audit.log"));
+    assertThat(audit).contains("\"user.put\"").doesNotContain("a-long-password-1").doesNotContain(grid.adminPassword());
+    assertThat(admin.get("/api/v1/audit").body().toString()).doesNotContain("a-long-password-1");
+  }
+
+  private static void assertProblem(ApiClient.Answer answer, int status, String field) {
+    assertThat(answer.status()).as("status of %s", answer.body()).isEqualTo(status);
+    assertThat(answer.contentType()).isEqualTo("application/problem+json");
+    assertThat(answer.body().get("field").asText()).isEqualTo(field);
+    assertThat(answer.body().get("detail").asText()).startsWith(field + ": ");
+  }
+}

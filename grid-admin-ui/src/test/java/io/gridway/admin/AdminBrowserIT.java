@@ -1,0 +1,223 @@
+package io.gridway.admin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.logging.Level;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The web UI in a real headless Chromium (Debian's chromium and chromedriver, nothing downloaded), against a real
+ * ZooKeeper and Helix. Screenshots go to {@code target/screenshots/}; {@code README.md} shows copies of them. After
+ * every test the browser's console must hold no error except the 400 answers a test provoked on purpose.
+ */
+class AdminBrowserIT {
+  private static final Duration PATIENCE = Duration.ofSeconds(60);
+  private static final Path SHOTS = Path.of("target", "screenshots");
+  @RegisterExtension static final SharedGrid SHARED = new SharedGrid();
+  private static TestGrid grid;
+  private static ChromeDriver browser;
+  private final List<String> expectedConsoleErrors = new ArrayList<>();
+
+  @BeforeAll
+  static void start() throws Exception {
+    grid = SHARED.grid();
+    System.setProperty("webdriver.chrome.driver", "/usr/bin/chromedriver");
+    ChromeOptions options = new ChromeOptions().setBinary("/usr/bin/chromium")
+        .addArguments("--headless=new", "--no-sandbox", "--disable-background-networking", "--disable-component-update",
+            "--disable-dev-shm-usage", "--window-size=1280,800");
+    LoggingPreferences logs = new LoggingPreferences();
+    logs.enable(LogType.BROWSER, Level.ALL);
+    options.setCapability("goog:loggingPrefs", logs);
+    browser = new ChromeDriver(new ChromeDriverService.Builder().usingDriverExecutable(new java.io.File("/usr/bin/chromedriver")).build(), options);
+    Files.createDirectories(SHOTS);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (browser != null) {
+      browser.quit();
+    }
+  }
+
+  @BeforeEach
+  void freshPage() {
+    browser.manage().window().setSize(new Dimension(1280, 800));
+    // leave the last test's page first (its refresh timer must not run without a cookie), then drop every cookie
+    browser.get("about:blank");
+    browser.executeCdpCommand("Network.clearBrowserCookies", Map.of());
+    browser.get(grid.admin.url());
+    browser.manage().logs().get(LogType.BROWSER); // drop what an earlier test left
+  }
+
+  @AfterEach
+  void noConsoleErrors() {
+    List<String> errors = new ArrayList<>();
+    for (LogEntry e : browser.manage().logs().get(LogType.BROWSER)) {
+      if (e.getLevel().intValue() >= Level.SEVERE.intValue()
+          && expectedConsoleErrors.stream().noneMatch(expected -> e.getMessage().contains(expected))) {
+        errors.add(e.getMessage());
+      }
+    }
+    assertThat(errors).as("browser console errors").isEmpty();
+  }
+
+  private WebElement visible(String id) {
+    return new WebDriverWait(browser, Duration.ofSeconds(20)).until(ExpectedConditions.visibilityOfElementLocated(By.id(id)));
+  }
+
+  private void logIn(String user, String password) {
+    visible("login-user").sendKeys(user);
+    // keyboard only: Enter in the password field submits the form
+    browser.findElement(By.id("login-password")).sendKeys(password, Keys.ENTER);
+    visible("nav");
+  }
+
+  private void screenshot(String name) throws Exception {
+    Path file = browser.getScreenshotAs(OutputType.FILE).toPath();
+    Files.copy(file, SHOTS.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
+  }
+
+  /** The text of {@code selector} in partition {@code p}'s row of group orders ({@code tr}: the whole row). */
+  private String cellText(int p, String selector) {
+    return (String) browser.executeScript("const r = document.querySelector(\"#group-orders tr[data-partition='\" + arguments[0] + \"']\");"
+        + "const c = arguments[1] === 'tr' ? r : r.querySelector(arguments[1]); return c.textContent;", p, selector);
+  }
+
+  /** Partition → leader cell of group orders, read in one script so that the page's refresh cannot interleave. */
+  private Map<Integer, String> leadersShown() {
+    Object rows = browser.executeScript("return Array.from(document.querySelectorAll('#group-orders tbody tr'))"
+        + ".map(r => [r.dataset.partition, r.querySelector('.leader').textContent]);");
+    Map<Integer, String> shown = new TreeMap<>();
+    for (Object row : (List<?>) rows) {
+      List<?> cells = (List<?>) row;
+      shown.put(Integer.valueOf((String) cells.get(0)), (String) cells.get(1));
+    }
+    return shown;
+  }
+
+  @Test
+  void anOperatorLogsInSeesTheTopologyAndEachPartitionsLeader() throws Exception {
+    logIn("admin", grid.adminPassword());
+    assertThat(visible("topology-page").isDisplayed()).isTrue();
+    new WebDriverWait(browser, Duration.ofSeconds(20)).until(ExpectedConditions.textToBe(By.id("controller"), "admin1"));
+    assertThat(browser.findElement(By.id("instances")).getText()).contains("c1").contains("c2").contains("relay1");
+    assertThat(browser.findElement(By.id("relays")).getText()).contains("relay.shop").contains("0: relay1");
+    screenshot("topology");
+
+    browser.findElement(By.id("nav-groups")).click();
+    visible("group-orders");
+    await().atMost(PATIENCE).untilAsserted(() -> assertThat(leadersShown()).isEqualTo(new TreeMap<>(grid.leaders)));
+    assertThat(cellText(1, "tr")).contains("1001").contains(Long.toString(TestGrid.LAG_MILLIS));
+    screenshot("groups");
+
+    browser.manage().window().setSize(new Dimension(420, 800));
+    assertThat(visible("pause-orders-0").isDisplayed()).isTrue();
+    screenshot("groups-narrow");
+  }
+
+  @Test
+  void pausingAPartitionInTheBrowserStopsItsConsumerAndResumingStartsItAgain() throws Exception {
+    logIn("admin", grid.adminPassword());
+    browser.findElement(By.id("nav-groups")).click();
+    visible("pause-orders-2").click();
+    visible("resume-orders-2");
+    await().atMost(PATIENCE).until(() -> !grid.leaders.containsKey(2));
+    assertThat(cellText(2, ".state")).isEqualTo("paused");
+
+    visible("resume-orders-2").click();
+    visible("pause-orders-2");
+    await().atMost(PATIENCE).until(() -> grid.leaders.size() == 4);
+
+    browser.findElement(By.id("nav-audit")).click();
+    new WebDriverWait(browser, Duration.ofSeconds(20)).until(ExpectedConditions.textToBePresentInElementLocated(By.id("audit"), "partition.resume"));
+    assertThat(browser.findElement(By.id("audit")).getText()).contains("partition.pause").contains("group orders partition 2");
+    screenshot("audit");
+  }
+
+  @Test
+  void theLeadersShownMoveWhenAConsumerStops() throws Exception {
+    logIn("admin", grid.adminPassword());
+    browser.findElement(By.id("nav-groups")).click();
+    visible("group-orders");
+    await().atMost(PATIENCE).untilAsserted(() -> assertThat(leadersShown().values()).contains("c1", "c2"));
+    grid.stopConsumer("c2");
+    try {
+      // the page refreshes itself every 5 s; the Refresh button does it now
+      await().atMost(PATIENCE).pollInterval(Duration.ofMillis(300)).untilAsserted(() -> {
+        browser.findElement(By.id("refresh")).click();
+        assertThat(leadersShown().values()).containsOnly("c1").hasSize(4);
+        assertThat(leadersShown()).isEqualTo(new TreeMap<>(grid.leaders));
+      });
+      screenshot("groups-after-c2-stopped");
+    } finally {
+      grid.startConsumer("c2");
+    }
+    await().atMost(PATIENCE).pollInterval(Duration.ofMillis(300)).untilAsserted(() -> {
+      browser.findElement(By.id("refresh")).click();
+      assertThat(leadersShown().values()).contains("c1", "c2");
+    });
+    await().atMost(PATIENCE).until(() -> grid.leaders.size() == 4);
+  }
+
+  @Test
+  void aWrongValueInAFormShowsTheServersMessage() throws Exception {
+    expectedConsoleErrors.add("/api/v1/groups - Failed to load resource: the server responded with a status of 400");
+    logIn("admin", grid.adminPassword());
+    browser.findElement(By.id("nav-groups")).click();
+    visible("new-name").sendKeys("shop");
+    browser.findElement(By.id("new-partitions")).sendKeys("0");
+    browser.findElement(By.id("create-submit")).click();
+    new WebDriverWait(browser, Duration.ofSeconds(20)).until(ExpectedConditions.textToBe(By.id("create-message"),
+        "partitions: 0 is out of range 1..65536"));
+    assertThat(browser.switchTo().activeElement().getAttribute("id")).isEqualTo("new-partitions");
+    screenshot("create-group-error");
+    ApiClient api = grid.loggedInAdmin();
+    assertThat(api.get("/api/v1/groups/shop").status()).isEqualTo(404);
+  }
+
+  @Test
+  void aViewerSeesTheGroupsButNoWayToChangeThem() throws Exception {
+    ApiClient admin = grid.loggedInAdmin();
+    assertThat(admin.send("POST", "/api/v1/users", "{\"name\":\"vic\",\"role\":\"viewer\",\"password\":\"viewer-password-1\"}").status())
+        .isEqualTo(201);
+    logIn("vic", "viewer-password-1");
+    browser.findElement(By.id("nav-groups")).click();
+    visible("group-orders");
+    await().atMost(PATIENCE).untilAsserted(() -> assertThat(leadersShown()).hasSize(4));
+    assertThat(browser.findElements(By.cssSelector("#groups button"))).isEmpty();
+    assertThat(browser.findElement(By.id("create-group")).isDisplayed()).isFalse();
+    assertThat(browser.findElement(By.id("who-name")).getText()).isEqualTo("vic (viewer)");
+    screenshot("groups-viewer");
+
+    browser.findElement(By.id("logout")).click();
+    visible("login-page");
+    assertThat(browser.manage().getCookieNamed(Api.COOKIE)).isNull();
+  }
+}

@@ -1,0 +1,47 @@
+package io.gridway.admin;
+
+import static org.awaitility.Awaitility.await;
+
+import io.gridway.testkit.EmbeddedZooKeeper;
+import java.time.Duration;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * One {@link TestGrid} on the shared ZooKeeper for every test class of the JVM that registers this (starting Helix,
+ * two participants and the admin service costs about ten seconds), closed when the test run ends. Tests that change it
+ * (pause a partition, add a group) put it back or use names of their own.
+ */
+final class SharedGrid implements BeforeAllCallback {
+  private TestGrid grid;
+
+  @Override
+  public void beforeAll(ExtensionContext context) {
+    ExtensionContext.Store store = context.getRoot().getStore(ExtensionContext.Namespace.create(SharedGrid.class));
+    Holder holder = store.getOrComputeIfAbsent("grid", k -> new Holder(), Holder.class);
+    grid = holder.grid;
+    await().atMost(Duration.ofSeconds(60)).until(() -> grid.leaders.size() == 4);
+  }
+
+  TestGrid grid() {
+    return grid;
+  }
+
+  /** Closed by JUnit after the last test of the run (the root store closes AutoCloseable values). */
+  private static final class Holder implements AutoCloseable {
+    final TestGrid grid;
+
+    Holder() {
+      try {
+        grid = new TestGrid(EmbeddedZooKeeper.shared().connectString(), Duration.ofSeconds(5));
+      } catch (Exception e) {
+        throw new IllegalStateException("cannot start the test grid", e);
+      }
+    }
+
+    @Override
+    public void close() {
+      grid.close();
+    }
+  }
+}

@@ -1,0 +1,122 @@
+package io.gridway.admin;
+
+import io.gridway.cluster.ClusterAdmin;
+import io.gridway.cluster.ConsumerParticipant;
+import io.gridway.cluster.GroupProgress;
+import io.gridway.cluster.GroupSpec;
+import io.gridway.core.checkpoint.Checkpoint;
+import io.gridway.core.event.Scn;
+import java.time.Instant;
+import io.gridway.cluster.PartitionOwner;
+import io.gridway.cluster.RelayParticipant;
+import io.gridway.cluster.ZkCheckpointStore;
+import io.gridway.cluster.ZkConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A private cluster on a test ZooKeeper: group {@code orders} (4 partitions, 2 replicas), an admin service (the
+ * controller) and two consumer participants whose owners record which partitions they lead, so a test sees what
+ * "applying" means to Helix: lead() starts a partition, release() stops it. On lead() an owner writes what a consumer
+ * writes, through the same stores: the partition's checkpoint (SCN {@code 1000 + p}) and a progress report (received
+ * {@link #BEHIND} SCNs further, committed {@link #LAG_MILLIS} ms behind the source).
+ */
+final class TestGrid implements AutoCloseable {
+  private static final AtomicInteger CLUSTERS = new AtomicInteger();
+  final String cluster = "adm" + ProcessHandle.current().pid() + "x" + CLUSTERS.incrementAndGet();
+  final ZkConfig zk;
+  final Path stateDir;
+  /** partition of orders → the instance leading it now. */
+  final Map<Integer, String> leaders = new ConcurrentHashMap<>();
+  private final List<AutoCloseable> closeables = new ArrayList<>();
+  private final Map<String, ConsumerParticipant> consumers = new java.util.LinkedHashMap<>(); // guarded by this
+  final AdminService admin;
+  static final long BEHIND = 10;
+  static final long LAG_MILLIS = 500;
+  private final ZkCheckpointStore store;
+  private final GroupProgress progress;
+
+  TestGrid(String connectString, Duration zkTimeout) throws Exception {
+    zk = ZkConfig.external(connectString);
+    stateDir = Files.createTempDirectory("gridway-admin-").resolve("state");
+    try (ClusterAdmin a = new ClusterAdmin(zk, cluster)) {
+      a.init();
+      a.createOrUpdateGroup(new GroupSpec("orders", 4, 2));
+      a.ensureRelayResource("shop", 2, 1);
+    }
+    RelayParticipant relay = new RelayParticipant(zk, cluster, "relay1", "http://127.0.0.1:8080", "shop", RelayParticipant.Partitions.NONE);
+    relay.start();
+    closeables.add(relay);
+    store = ZkCheckpointStore.open(zk, cluster, Clock.systemUTC());
+    closeables.add(store);
+    progress = GroupProgress.open(zk, cluster);
+    closeables.add(progress);
+    for (String name : List.of("c1", "c2")) {
+      startConsumer(name);
+    }
+    admin = AdminService.start(new AdminSettings(zk, cluster, "admin1", null, 0, stateDir, null, zkTimeout), Clock.systemUTC());
+    closeables.add(admin);
+  }
+
+  /** Starts (or starts again) consumer {@code name} of group orders. */
+  synchronized void startConsumer(String name) {
+    ConsumerParticipant p = new ConsumerParticipant(zk, cluster, name, "http://127.0.0.1:1000" + name.charAt(1),
+        Map.of("orders", owner(name)), store);
+    p.start();
+    consumers.put(name, p);
+  }
+
+  /** Stops consumer {@code name}: it releases its partitions and leaves, and Helix gives them to the other one. */
+  synchronized void stopConsumer(String name) {
+    consumers.remove(name).close();
+  }
+
+  private PartitionOwner owner(String instance) {
+    return new PartitionOwner() {
+      @Override
+      public void lead(int partition, long generation) {
+        Instant now = Instant.now();
+        store.write(List.of(Checkpoint.of("orders", partition, new Scn(1000 + partition), generation, now)));
+        progress.publish("orders", partition, new GroupProgress.Report(instance, 1000 + partition, 1000 + partition + BEHIND,
+            now.toEpochMilli() - LAG_MILLIS, now.toEpochMilli()));
+        leaders.put(partition, instance);
+      }
+
+      @Override
+      public void release(int partition) {
+        leaders.remove(partition, instance);
+      }
+    };
+  }
+
+  String adminPassword() throws java.io.IOException {
+    return Files.readString(admin.initialPasswordFile()).trim();
+  }
+
+  ApiClient loggedInAdmin() throws java.io.IOException {
+    ApiClient c = new ApiClient(admin.url());
+    if (c.login("admin", adminPassword()).status() != 200) {
+      throw new IllegalStateException("admin cannot log in");
+    }
+    return c;
+  }
+
+  @Override
+  public synchronized void close() {
+    consumers.values().forEach(ConsumerParticipant::close);
+    for (int i = closeables.size() - 1; i >= 0; i--) {
+      try {
+        closeables.get(i).close();
+      } catch (Exception e) {
+        throw new IllegalStateException("closing " + closeables.get(i), e);
+      }
+    }
+  }
+}
