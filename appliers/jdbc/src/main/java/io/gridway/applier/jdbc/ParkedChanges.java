@@ -88,19 +88,21 @@ public final class ParkedChanges {
   }
 
   /**
-   * The same for the keys whose first parked change the target refused for a value another row held (SQLSTATE class
-   * 23), with the changes parked behind it.
+   * The same for the tables where the target refused a parked change for a value another row held (SQLSTATE class 23):
+   * all their parked changes, since a key moved into another key links the two keys' chains, and the first chain of a
+   * table that still does not fit holds back the table's later ones.
    */
   Replayed replayHeldValues() throws SQLException {
-    List<Parked> held = new ArrayList<>();
-    Set<String> heldKeys = new HashSet<>();
-    Set<String> otherKeys = new HashSet<>();
-    for (Parked p : list(Selection.all())) {
-      String key = p.sourceTable() + " " + p.key();
-      if (!heldKeys.contains(key) && !otherKeys.contains(key)) {
-        (p.reason().contains(": SQLSTATE 23") ? heldKeys : otherKeys).add(key);
+    List<Parked> all = list(Selection.all());
+    Set<String> tables = new HashSet<>();
+    for (Parked p : all) {
+      if (p.reason().contains(": SQLSTATE 23")) {
+        tables.add(p.sourceTable());
       }
-      if (heldKeys.contains(key)) {
+    }
+    List<Parked> held = new ArrayList<>();
+    for (Parked p : all) {
+      if (tables.contains(p.sourceTable())) {
         held.add(p);
       }
     }
