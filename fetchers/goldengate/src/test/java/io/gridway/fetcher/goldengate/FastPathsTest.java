@@ -48,6 +48,44 @@ class FastPathsTest {
   }
 
   @Test
+  void byteSearchFindsTheFirstOccurrenceOfAnyByteAtEveryAlignment() {
+    Random random = new Random(8);
+    for (int round = 0; round < 2_000; round++) {
+      byte[] buf = new byte[1 + random.nextInt(40)];
+      for (int i = 0; i < buf.length; i++) {
+        buf[i] = (byte) (random.nextInt(4) == 0 ? random.nextInt(256) : (0x3C + random.nextInt(3))); // '<' and neighbours
+      }
+      byte b = random.nextBoolean() ? (byte) '<' : buf[random.nextInt(buf.length)];
+      int from = random.nextInt(buf.length);
+      int to = from + random.nextInt(buf.length - from + 1);
+      int expected = -1;
+      for (int i = from; i < to; i++) {
+        if (buf[i] == b) {
+          expected = i;
+          break;
+        }
+      }
+      assertThat(ByteSearch.indexOf(buf, b, from, to)).as("round %d", round).isEqualTo(expected);
+    }
+  }
+
+  @Test
+  void aRawControlCharacterInATextValueIsJacksonsError(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    // the text scan no longer stops at control characters: Jackson's skip of the string must reject them as before
+    GoldenGateFiles.writeSchema(dir, new GoldenGateFiles.Table("S.T", List.of(new GoldenGateFiles.Col("ID", "NUMBER(18)", true),
+        new GoldenGateFiles.Col("P", "VARCHAR2(4000)", false))));
+    JsonOpParser parser = new JsonOpParser(new SchemaDirectory(dir, "src"), "TK-CSN", "TK-XID");
+    for (String payload : List.of("abcdefghijklmnop\tqrstuvwxyz0123456789", "ab\u0001c")) {
+      String text = payload.replace("\\t", "\t").replace("\\u0001", "\u0001");
+      byte[] record = ("{\"table\":\"S.T\",\"op_type\":\"I\",\"op_ts\":\"2024-03-01 10:00:00\",\"tokens\":{\"TK-CSN\":\"5\"},"
+          + "\"after\":{\"ID\":1,\"P\":\"" + text + "\"}}").getBytes(StandardCharsets.UTF_8);
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> parser.parse(record, 0, record.length))
+          .isInstanceOf(MalformedRecordException.class)
+          .hasMessageStartingWith("not a JSON object: Illegal unquoted character ((CTRL-CHAR, code " + (int) text.charAt(text.length() > 10 ? 16 : 2) + "))");
+    }
+  }
+
+  @Test
   void lineScannerFindsEveryLineBreakAtEveryAlignment() {
     JsonLineScanner scanner = new JsonLineScanner();
     for (int length = 0; length < 40; length++) {
