@@ -21,6 +21,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Issue 20 through the whole grid: a directory of GoldenGate files ({@link GoldenGateSource}, written by the
@@ -36,8 +38,15 @@ import org.junit.jupiter.api.Timeout;
  * <p>One partition, not a key-hash split: the files change primary keys, and with a key hash the insert of the old key
  * and the key change (hashed by another key) land in two partitions that apply independently, so the old row can be
  * inserted after the key change deleted it (seen here with {@code key-hash: 2}: 4 old keys left in the target).
+ *
+ * <p>Run time (the issue allows a minute of the suite): the two tests run side by side (they share nothing but the
+ * machine; most of their time is JVMs starting and waiting for each other), the relay and the first consumer start
+ * together, a killed process's replacement starts while the other process's round goes on (it is waited for before
+ * it is killed in turn), and the writer appends about 50 transactions a second (kills 10..70 transactions apart), so
+ * that the final catch-up is short.
  */
 @Timeout(900)
+@Execution(ExecutionMode.CONCURRENT)
 class GoldenGateGridIT {
   private final Path dir = Path.of("target", "gg-grid-" + System.nanoTime()).toAbsolutePath();
   private final List<Process> processes = new ArrayList<>();
@@ -88,37 +97,44 @@ class GoldenGateGridIT {
       source.writeTransaction();
     }
     source.writeHeartbeat();
-    Process relay = start("relay", relayConfig, null);
-    Process consumer = start("consumer", consumerConfig, password);
+    Started relay = launch("relay", relayConfig, null); // both JVMs start at once; the consumer retries the relay
+    Started consumer = launch("consumer", consumerConfig, password);
+    relay = awaitReady(relay);
+    consumer = awaitReady(consumer);
     awaitEqual(source.expected(), target, owner, quote);
     System.out.printf("goldengate grid %s: quiet run equal after %d transactions%n", source.format(), source.transactions());
 
-    // 2. The files keep growing (a writer thread) while the relay and the consumer are killed in turns.
+    // 2. The files keep growing (a writer thread) while the relay and the consumer are killed in turns. A process is
+    // killed only once it runs and the writer has appended 10..70 more transactions since; its replacement starts at
+    // once and is waited for only before its own kill (so one JVM's start overlaps the other's round).
     Writer writer = new Writer(source);
     writer.start();
     List<String> kills = new ArrayList<>();
     for (int round = 0; round < 2 * rounds; round++) {
       boolean killRelay = round % 2 == 0;
+      Started victim = awaitReady(killRelay ? relay : consumer);
       int before = writer.written();
-      int goal = before + 50 + random.nextInt(200);
+      int goal = before + 10 + random.nextInt(60);
       await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(10)).until(() -> writer.written() >= goal);
-      Process victim = killRelay ? relay : consumer;
-      victim.destroyForcibly(); // SIGKILL
-      assertThat(victim.waitFor(20, TimeUnit.SECONDS)).isTrue();
-      kills.add((killRelay ? "relay" : "consumer") + " at " + goal);
+      victim.process().destroyForcibly(); // SIGKILL
+      assertThat(victim.process().waitFor(20, TimeUnit.SECONDS)).isTrue();
+      kills.add(victim.what() + " at " + goal);
+      Started replacement = launch(victim.what(), victim.config(), victim.password());
       if (killRelay) {
-        relay = start("relay", relayConfig, null);
+        relay = replacement;
       } else {
-        consumer = start("consumer", consumerConfig, password);
+        consumer = replacement;
       }
     }
+    relay = awaitReady(relay);
+    consumer = awaitReady(consumer);
     writer.finish();
     source.writeHeartbeat();
     awaitEqual(source.expected(), target, owner, quote);
-    consumer.destroy();
-    assertThat(consumer.waitFor(30, TimeUnit.SECONDS)).isTrue();
-    relay.destroy();
-    assertThat(relay.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    consumer.process().destroy();
+    assertThat(consumer.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
+    relay.process().destroy();
+    assertThat(relay.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
     Map<String, List<String>> want = source.expected();
     Map<String, List<String>> got;
     try (Connection c = target.open()) {
@@ -160,11 +176,9 @@ class GoldenGateGridIT {
     public void run() {
       try {
         while (!stop) {
-          for (int i = 0; i < 5; i++) {
-            source.writeTransaction();
-          }
-          written += 5;
-          Thread.sleep(20); // a source's pace, not a wait for a condition
+          source.writeTransaction();
+          written++;
+          Thread.sleep(20); // a source's pace (about 50 transactions a second), not a wait for a condition
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -183,7 +197,7 @@ class GoldenGateGridIT {
   /** Until the target equals {@code want}; else fails showing the first differences. */
   private void awaitEqual(Map<String, List<String>> want, Connect target, String owner, String quote) throws SQLException {
     try {
-      await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(250)).ignoreExceptions().until(() -> {
+      await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(100)).ignoreExceptions().until(() -> {
         try (Connection c = target.open()) {
           return TargetRows.read(c, owner, quote).equals(want);
         }
@@ -239,40 +253,52 @@ class GoldenGateGridIT {
         applier:
           type: jdbc
           jdbc: {url: "%s", user: %s, passwordEnv: GG_TARGET_PASSWORD, schemaChange: stop}
+        http: {host: 127.0.0.1, port: 0}
         """.formatted(port, url, user));
     return config;
   }
 
-  /**
-   * Starts the relay or the consumer in its own JVM and waits until it says it runs. A consumer whose 3-second relay
-   * preflight timed out on this loaded machine (exit 2, "no relay is reachable") is started again, up to 3 times.
-   */
-  private Process start(String what, Path config, String password) throws Exception {
+  /** A relay or consumer JVM launched, perhaps not yet running (see {@link #awaitReady}). */
+  private record Started(String what, Path config, String password, Process process, Path log) {}
+
+  private Started launch(String what, Path config, String password) throws Exception {
     boolean relay = what.equals("relay");
+    Path log = dir.resolve(what + "-" + System.nanoTime() + ".log");
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx256m", "-XX:MaxDirectMemorySize=256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+        "-Dlogback.configurationFile=io/gridway/consumer/service/logback-service.xml", "-cp",
+        System.getProperty("java.class.path")));
+    if (relay) {
+      command.addAll(List.of("io.gridway.relay.RelayMain", config.toString()));
+    } else {
+      command.addAll(List.of(ConsumerMain.class.getName(), "--config", config.toString()));
+    }
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+    builder.environment().put("GG_TARGET_PASSWORD", password == null ? "" : password);
+    Process process = builder.start();
+    processes.add(process);
+    return new Started(what, config, password, process, log);
+  }
+
+  /**
+   * Waits until a launched JVM says it runs. A consumer whose 3-second relay preflight timed out on this loaded machine
+   * (exit 2, "no relay is reachable") is started again, up to 3 times in all.
+   */
+  private Started awaitReady(Started started) throws Exception {
+    boolean relay = started.what().equals("relay");
     String ready = relay ? "gridway relay listening on" : "gridway consumer started";
     for (int attempt = 1; ; attempt++) {
-      Path log = dir.resolve(what + "-" + System.nanoTime() + ".log");
-      List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "-Xmx256m", "-XX:MaxDirectMemorySize=256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-          "-Dlogback.configurationFile=io/gridway/consumer/service/logback-service.xml", "-cp",
-          System.getProperty("java.class.path")));
-      if (relay) {
-        command.addAll(List.of("io.gridway.relay.RelayMain", config.toString()));
-      } else {
-        command.addAll(List.of(ConsumerMain.class.getName(), "--config", config.toString()));
-      }
-      ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-      builder.environment().put("GG_TARGET_PASSWORD", password == null ? "" : password);
-      Process process = builder.start();
-      processes.add(process);
+      Process process = started.process();
+      Path log = started.log();
       await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(20))
           .until(() -> !process.isAlive() || Files.readString(log).contains(ready));
       if (process.isAlive()) {
-        return process;
+        return started;
       }
       if (relay || attempt == 3 || !Files.readString(log).contains("no relay is reachable")) {
-        throw new AssertionError(what + " exited with " + process.exitValue() + ": " + Files.readString(log));
+        throw new AssertionError(started.what() + " exited with " + process.exitValue() + ": " + Files.readString(log));
       }
+      started = launch(started.what(), started.config(), started.password());
     }
   }
 }

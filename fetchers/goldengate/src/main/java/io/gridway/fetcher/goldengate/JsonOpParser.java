@@ -27,6 +27,10 @@ final class JsonOpParser implements UnitParser {
   private final SchemaDirectory schemas;
   private final String csnToken;
   private final String xidToken;
+  // The operations of one transaction share their table and op_ts: the last of each, to skip the lookup and parse.
+  private TableEntry lastTable;
+  private char[] lastOpTs; // null before the first
+  private long lastOpTsMicros;
 
   JsonOpParser(SchemaDirectory schemas, String csnToken, String xidToken) {
     this.schemas = schemas;
@@ -66,9 +70,9 @@ final class JsonOpParser implements UnitParser {
       String field = p.currentName();
       JsonToken value = p.nextToken();
       switch (field) {
-        case "table" -> table = schemas.table(text(p, value, field));
-        case "op_type" -> op = operation(text(p, value, field));
-        case "op_ts" -> commitMicros = OracleTemporal.epochMicros(text(p, value, field));
+        case "table" -> table = table(p, value, field);
+        case "op_type" -> op = operation(p, value, field);
+        case "op_ts" -> commitMicros = opTs(p, value, field);
         case "txind" -> boundary = boundary(p.getText());
         case "tokens" -> {
           if (value == JsonToken.START_OBJECT) {
@@ -76,7 +80,7 @@ final class JsonOpParser implements UnitParser {
               String name = p.currentName();
               JsonToken tokenValue = p.nextToken();
               if (name.equals(csnToken) && tokenValue != JsonToken.VALUE_NULL) {
-                csn = UnitParser.csn(p.getText(), csnToken);
+                csn = csn(p);
               } else if (name.equals(xidToken) && tokenValue != JsonToken.VALUE_NULL) {
                 xid = p.getText();
               } else {
@@ -183,7 +187,8 @@ final class JsonOpParser implements UnitParser {
     if (at >= 0 && at < record.length && record[(int) at] == '"') {
       int from = (int) at + 1;
       int i = from;
-      // eight bytes a step while none is a quote, a backslash or a control character
+      // eight bytes a step while none is a quote or a backslash (a raw control character needs no test here: Jackson
+      // rejects it when it skips the string, with the message it gives when it decodes one)
       while (i + 8 <= record.length && special((long) LONGS.get(record, i)) == 0) {
         i += 8;
       }
@@ -208,28 +213,101 @@ final class JsonOpParser implements UnitParser {
   private static final long ONES = 0x0101_0101_0101_0101L;
   private static final long HIGHS = 0x8080_8080_8080_8080L;
 
-  /** Non-zero when one of the eight bytes may be '"', '\\' or below 0x20 (the classic has-zero-byte test). */
+  /** Non-zero when one of the eight bytes may be '"' or '\\' (the classic has-zero-byte test). */
   private static long special(long w) {
     long quote = w ^ (ONES * '"');
     long backslash = w ^ (ONES * '\\');
-    return ((quote - ONES) & ~quote | (backslash - ONES) & ~backslash | (w - ONES * 0x20) & ~w) & HIGHS;
+    return ((quote - ONES) & ~quote | (backslash - ONES) & ~backslash) & HIGHS;
   }
 
-  private static String text(JsonParser p, JsonToken value, String field) throws IOException {
+  private static void requireString(JsonToken value, String field) {
     if (value != JsonToken.VALUE_STRING) {
       throw new MalformedRecordException(field + " must be a string");
     }
-    return p.getText();
   }
 
-  private static Operation operation(String code) {
-    return switch (code) {
-      case "I" -> Operation.INSERT;
-      case "U" -> Operation.UPDATE;
-      case "D" -> Operation.DELETE;
-      case "T" -> Operation.TRUNCATE;
-      default -> throw new MalformedRecordException("op_type '" + code + "' is not one of I, U, D, T");
-    };
+  /** The table named, looked up only when it differs from the previous record's (read from Jackson's buffer, no String). */
+  private TableEntry table(JsonParser p, JsonToken value, String field) throws IOException {
+    requireString(value, field);
+    char[] chars = p.getTextCharacters();
+    int offset = p.getTextOffset();
+    int length = p.getTextLength();
+    TableEntry last = lastTable;
+    if (last != null && sameText(last.name(), chars, offset, length)) {
+      return last;
+    }
+    lastTable = schemas.table(new String(chars, offset, length));
+    return lastTable;
+  }
+
+  private static boolean sameText(String s, char[] chars, int offset, int length) {
+    if (s.length() != length) {
+      return false;
+    }
+    for (int i = 0; i < length; i++) {
+      if (s.charAt(i) != chars[offset + i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static Operation operation(JsonParser p, JsonToken value, String field) throws IOException {
+    requireString(value, field);
+    if (p.getTextLength() == 1) {
+      switch (p.getTextCharacters()[p.getTextOffset()]) {
+        case 'I' -> {
+          return Operation.INSERT;
+        }
+        case 'U' -> {
+          return Operation.UPDATE;
+        }
+        case 'D' -> {
+          return Operation.DELETE;
+        }
+        case 'T' -> {
+          return Operation.TRUNCATE;
+        }
+        default -> {}
+      }
+    }
+    throw new MalformedRecordException("op_type '" + p.getText() + "' is not one of I, U, D, T");
+  }
+
+  /** op_ts in µs; parsed only when it differs from the previous record's (a transaction's operations share it). */
+  private long opTs(JsonParser p, JsonToken value, String field) throws IOException {
+    requireString(value, field);
+    char[] chars = p.getTextCharacters();
+    int offset = p.getTextOffset();
+    int length = p.getTextLength();
+    if (lastOpTs != null && Arrays.equals(chars, offset, offset + length, lastOpTs, 0, lastOpTs.length)) {
+      return lastOpTsMicros;
+    }
+    long micros = OracleTemporal.epochMicros(new String(chars, offset, length));
+    lastOpTs = Arrays.copyOfRange(chars, offset, offset + length);
+    lastOpTsMicros = micros;
+    return micros;
+  }
+
+  /** The CSN token: digits read from Jackson's buffer; anything else takes the checked path with its message. */
+  private long csn(JsonParser p) throws IOException {
+    char[] chars = p.getTextCharacters();
+    int offset = p.getTextOffset();
+    int length = p.getTextLength();
+    if (length > 0 && length < 19) { // below 10^18: no overflow
+      long value = 0;
+      for (int i = offset; i < offset + length; i++) {
+        int d = chars[i] - '0';
+        if (d < 0 || d > 9) {
+          return UnitParser.csn(p.getText(), csnToken);
+        }
+        value = value * 10 + d;
+      }
+      if (value > 0) {
+        return value;
+      }
+    }
+    return UnitParser.csn(p.getText(), csnToken);
   }
 
   /** GoldenGate's transaction indicator: 0 begin, 1 middle, 2 end, 3 whole (or the letters B, M, E, W). */

@@ -31,9 +31,7 @@ public final class TrailLimitReader {
   public TrailLimitReader(GoldenGateConfig config) {
     this.config = Objects.requireNonNull(config, "config");
     this.files = TrailFiles.of(config);
-    this.xml = XMLInputFactory.newFactory();
-    xml.setProperty(XMLInputFactory.SUPPORT_DTD, false);
-    xml.setProperty(XMLInputFactory.IS_COALESCING, true);
+    this.xml = XmlTransactionParser.newFactory(); // configured as the fetcher's
   }
 
   /**

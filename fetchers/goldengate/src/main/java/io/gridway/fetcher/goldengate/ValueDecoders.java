@@ -111,7 +111,8 @@ final class ValueDecoders {
     public Object fromJson(JsonParser parser) throws IOException {
       JsonToken token = parser.currentToken();
       if (token == JsonToken.VALUE_NUMBER_INT || token == JsonToken.VALUE_NUMBER_FLOAT) {
-        return checked(parser.getDecimalValue());
+        BigDecimal plain = plainDecimal(parser.getTextCharacters(), parser.getTextOffset(), parser.getTextLength());
+        return checked(plain != null ? plain : parser.getDecimalValue());
       }
       return fromText(parser.getText());
     }
@@ -181,6 +182,43 @@ final class ValueDecoders {
       }
     }
     return s.toString();
+  }
+
+  /**
+   * A JSON number of at most 18 digits without an exponent ({@code -12.25}) as the BigDecimal {@code new
+   * BigDecimal(text)} gives (same unscaled value and scale), without the text; null for any other number. Jackson's
+   * getDecimalValue goes through its general BigDecimal parser, a tenth of the fetcher's time on a 5-column row.
+   */
+  static BigDecimal plainDecimal(char[] chars, int offset, int length) {
+    int i = offset;
+    int end = offset + length;
+    boolean negative = i < end && chars[i] == '-';
+    if (negative) {
+      i++;
+    }
+    long unscaled = 0;
+    int digits = 0;
+    int scale = -1;
+    for (; i < end; i++) {
+      char c = chars[i];
+      if (c >= '0' && c <= '9') {
+        if (++digits > 18) {
+          return null;
+        }
+        unscaled = unscaled * 10 + (c - '0');
+        if (scale >= 0) {
+          scale++;
+        }
+      } else if (c == '.' && scale < 0) {
+        scale = 0;
+      } else {
+        return null; // an exponent, or not a number
+      }
+    }
+    if (digits == 0 || scale == 0) {
+      return null;
+    }
+    return BigDecimal.valueOf(negative ? -unscaled : unscaled, Math.max(scale, 0));
   }
 
   static BigDecimal parseDecimal(String text) {

@@ -161,12 +161,7 @@ final class XmlElementScanner implements RecordScanner {
   }
 
   private static int indexOf(byte[] buf, byte b, int from, int to) {
-    for (int i = from; i < to; i++) {
-      if (buf[i] == b) {
-        return i;
-      }
-    }
-    return -1;
+    return ByteSearch.indexOf(buf, b, from, to);
   }
 
   private static int indexOf(byte[] buf, byte[] needle, int from, int to) {

@@ -38,10 +38,26 @@ final class XmlTransactionParser implements UnitParser {
     this.schemas = schemas;
     this.csnToken = csnToken;
     this.xidToken = xidToken;
-    this.factory = XMLInputFactory.newFactory();
-    factory.setProperty(XMLInputFactory.SUPPORT_DTD, false); // no external entities, ever
-    factory.setProperty(XMLInputFactory.IS_COALESCING, true);
+    this.factory = newFactory();
   }
+
+  /**
+   * The StAX factory of the fetcher and of {@link TrailLimitReader} (the same tokenizer for both): no DTDs (no external
+   * entities, ever), coalesced text, and, where the implementation offers it (the JDK's does, as {@code
+   * reuse-instance}), one reader reset for every record instead of a new one: building a reader per record was a
+   * tenth of the XML fetcher's time.
+   */
+  static XMLInputFactory newFactory() {
+    XMLInputFactory factory = XMLInputFactory.newFactory();
+    factory.setProperty(XMLInputFactory.SUPPORT_DTD, false);
+    factory.setProperty(XMLInputFactory.IS_COALESCING, true);
+    if (factory.isPropertySupported(REUSE_INSTANCE)) {
+      factory.setProperty(REUSE_INSTANCE, Boolean.TRUE); // a closed reader is reset and handed out again
+    }
+    return factory;
+  }
+
+  private static final String REUSE_INSTANCE = "reuse-instance";
 
   /** The values one dbupdate element yields, before pairing. */
   private static final class Update {
