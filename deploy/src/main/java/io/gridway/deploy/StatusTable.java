@@ -10,7 +10,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-/** Renders a {@link ClusterStatus} as aligned plain-text tables (for {@code gridway cluster status}). */
+/**
+ * Renders a {@link ClusterStatus} as aligned plain-text tables (for {@code gridway cluster status}). ENABLED is the
+ * resource (a paused group says no); PAUSED is the partition itself, paused one by one ({@code gridway cluster group
+ * pause GROUP --partition P} or the admin UI), {@code -} for relays, which cannot pause a partition.
+ */
 final class StatusTable {
   private StatusTable() {}
 
@@ -25,14 +29,15 @@ final class StatusTable {
     table(instances, out);
     out.println();
     List<List<String>> partitions = new ArrayList<>();
-    partitions.add(List.of("RESOURCE", "KIND", "ENABLED", "PARTITION", "STATES", "CHECKPOINT", "GENERATION", "LAG"));
+    partitions.add(List.of("RESOURCE", "KIND", "ENABLED", "PARTITION", "PAUSED", "STATES", "CHECKPOINT", "GENERATION", "LAG"));
     Instant now = Instant.now();
     for (ClusterStatus.Resource r : status.resources()) {
       if (r.partitionStates().isEmpty()) {
-        partitions.add(List.of(r.name(), r.kind(), yes(r.enabled()), "-", "-", "-", "-", "-"));
+        partitions.add(List.of(r.name(), r.kind(), yes(r.enabled()), "-", "-", "-", "-", "-", "-"));
       }
       for (ClusterStatus.Partition p : r.partitionStates()) {
-        partitions.add(List.of(r.name(), r.kind(), yes(r.enabled()), String.valueOf(p.partition()), states(p.states()),
+        partitions.add(List.of(r.name(), r.kind(), yes(r.enabled()), String.valueOf(p.partition()),
+            paused(r, p), states(p.states()),
             checkpoint(p), p.generation() == null ? "-" : p.generation().toString(), lag(p, now)));
       }
     }
@@ -63,6 +68,10 @@ final class StatusTable {
   /** The checkpoint's age, to a tenth of a second: how far behind the partition is at most while the source is busy. */
   private static String lag(Duration age) {
     return age == null ? "-" : String.format(Locale.ROOT, "%.1fs", Math.max(0, age.toMillis()) / 1000.0);
+  }
+
+  private static String paused(ClusterStatus.Resource r, ClusterStatus.Partition p) {
+    return "group".equals(r.kind()) ? yes(r.pausedPartitions().contains(p.partition())) : "-";
   }
 
   private static String yes(boolean value) {

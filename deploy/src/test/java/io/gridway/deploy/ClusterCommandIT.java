@@ -141,7 +141,7 @@ class ClusterCommandIT {
     assertThat(reset.code()).as(reset.err()).isZero();
     assertThat(reset.out()).contains("group g partition 2: checkpoint 1000, generation 1");
     Run table = Run.of(on("c3", "cluster", "status"));
-    assertThat(table.out()).containsPattern("group\\.g\\s+group\\s+no\\s+2\\s+-\\s+1000\\s+1\\s+\\d+\\.\\ds");
+    assertThat(table.out()).containsPattern("group\\.g\\s+group\\s+no\\s+2\\s+no\\s+-\\s+1000\\s+1\\s+\\d+\\.\\ds");
 
     Run resumed = Run.of(on("c3", "cluster", "group", "resume", "g"));
     assertThat(resumed.code()).as(resumed.err()).isZero();
@@ -151,11 +151,14 @@ class ClusterCommandIT {
     Run pausedOne = Run.of(on("c3", "cluster", "group", "pause", "g", "--partition", "1"));
     assertThat(pausedOne.out()).as(pausedOne.err()).contains("group g partition 1 paused");
     assertThat(json(Run.of(on("c3", "cluster", "status", "--json")))).containsPattern("\"pausedPartitions\" : \\[ 1 \\]");
+    assertThat(Run.of(on("c3", "cluster", "status")).out()).containsPattern("group\\.g\\s+group\\s+yes\\s+1\\s+yes\\s")
+        .containsPattern("group\\.g\\s+group\\s+yes\\s+0\\s+no\\s");
     Run outOfRangeOne = Run.of(on("c3", "cluster", "group", "pause", "g", "--partition", "9"));
     assertThat(outOfRangeOne.code()).isEqualTo(Gridway.USAGE);
     assertThat(outOfRangeOne.err()).contains("group g has partitions 0..3, not 9");
     assertThat(Run.of(on("c3", "cluster", "group", "resume", "g", "--partition", "1")).out()).contains("group g partition 1 resumed");
     assertThat(json(Run.of(on("c3", "cluster", "status", "--json")))).containsPattern("\"pausedPartitions\" : \\[ \\]");
+    assertThat(Run.of(on("c3", "cluster", "status")).out()).containsPattern("group\\.g\\s+group\\s+yes\\s+1\\s+no\\s");
   }
 
   @Test
@@ -215,8 +218,8 @@ class ClusterCommandIT {
       assertThat(status.code()).as(status.err()).isZero();
       assertThat(status.out()).contains("controller ctl")
           .containsPattern("consumer-1\\s+http://127.0.0.1:8090\\s+yes\\s+yes\\s+group\\.g")
-          .containsPattern("group\\.g\\s+group\\s+yes\\s+0\\s+consumer-1=LEADER\\s+4242\\s+\\d+\\s+[3-9]\\.\\ds")
-          .containsPattern("group\\.g\\s+group\\s+yes\\s+1\\s+consumer-1=LEADER\\s+777\\s+\\d+\\s+2\\.5s \\(reported \\d+s ago\\)");
+          .containsPattern("group\\.g\\s+group\\s+yes\\s+0\\s+no\\s+consumer-1=LEADER\\s+4242\\s+\\d+\\s+[3-9]\\.\\ds")
+          .containsPattern("group\\.g\\s+group\\s+yes\\s+1\\s+no\\s+consumer-1=LEADER\\s+777\\s+\\d+\\s+2\\.5s \\(reported \\d+s ago\\)");
     }
   }
 }

@@ -38,7 +38,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "demo", mixinStandardHelpOptions = true, usageHelpAutoWidth = true, sortOptions = false,
     description = {"Run the whole grid on this machine, in one process: a private MariaDB with the binlog on (the source),"
-        + " a private PostgreSQL (the target), ZooKeeper and a Helix controller, a relay, two consumers in one consumer"
+        + " a private PostgreSQL (the target), ZooKeeper, the admin service and web UI (hosting the Helix controller),"
+        + " a relay, two consumers in one consumer"
         + " group applying to PostgreSQL exactly-once, and a workload of inserts, updates and deletes on three tables.",
         "Prints where to look, then one line per second: throughput, lag, the relay's SCN and the applied SCNs,"
             + " and each consumer's partitions. Ctrl-C stops everything and deletes its data (--keep keeps it).",

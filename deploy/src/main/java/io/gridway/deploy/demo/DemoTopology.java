@@ -1,6 +1,7 @@
 package io.gridway.deploy.demo;
 
-import io.gridway.cluster.ControllerHost;
+import io.gridway.admin.AdminService;
+import io.gridway.admin.AdminSettings;
 import io.gridway.cluster.EmbeddedZooKeeperServer;
 import io.gridway.cluster.ZkConfig;
 import io.gridway.consumer.service.ConsumerService;
@@ -38,7 +39,8 @@ import java.util.function.Consumer;
 /**
  * Everything {@code gridway demo} runs, started in dependency order and stopped in reverse: a private MariaDB with
  * the binlog on (the source) and a private PostgreSQL (the target), both from the installed server binaries (the
- * test kit's fixtures); an embedded ZooKeeper and a Helix controller; a relay on the MariaDB (the composition
+ * test kit's fixtures); an embedded ZooKeeper and the admin service ({@code gridway admin}), which hosts the cluster's
+ * one Helix controller; a relay on the MariaDB (the composition
  * {@code gridway relay} runs, from a YAML file); and consumers in one Helix consumer group applying to PostgreSQL
  * exactly-once (each a {@link ConsumerService}, as {@code gridway consumer} runs it, from its YAML file). Its
  * files live in one directory.
@@ -61,6 +63,7 @@ final class DemoTopology implements AutoCloseable {
   private PrivatePostgres target;
   private String targetDatabase;
   private EmbeddedZooKeeperServer zk;
+  private AdminService admin;
   private RelayService relay;
   private String relayUrl;
   private Path relayConfig;
@@ -114,11 +117,18 @@ final class DemoTopology implements AutoCloseable {
     return db;
   }
 
-  private void startCluster() {
-    progress.accept("starting ZooKeeper and a Helix controller ...");
+  /**
+   * ZooKeeper, then the admin service: it hosts the Helix controller (as {@code gridway admin} does), so the demo runs
+   * one controller, not a second one beside it. Any free port on loopback; its first admin credential goes to a file
+   * in the demo's directory, as the admin service always does (never printed).
+   */
+  private void startCluster() throws InterruptedException {
+    progress.accept("starting ZooKeeper and the admin service (Helix controller, REST API, web UI) ...");
     zk = EmbeddedZooKeeperServer.start(ZkConfig.embedded(dir.resolve("zookeeper"), 0));
     started.add(zk);
-    started.add(ControllerHost.start(zk.clientConfig(), CLUSTER, CONTROLLER));
+    admin = AdminService.start(new AdminSettings(zk.clientConfig(), CLUSTER, CONTROLLER, AdminSettings.DEFAULT_HOST, 0,
+        dir.resolve("admin"), null, null), Clock.systemUTC());
+    started.add(admin);
   }
 
   private void startRelay(int partitions) throws Exception {
@@ -219,6 +229,16 @@ final class DemoTopology implements AutoCloseable {
     return relayConfig;
   }
 
+  /** The admin service's {@code http://127.0.0.1:port/}. */
+  String adminUrl() {
+    return admin.url();
+  }
+
+  /** The file with the first admin's password. */
+  Path adminPasswordFile() {
+    return admin.initialPasswordFile();
+  }
+
   String zkConnectString() {
     return zk.connectString();
   }
@@ -241,16 +261,16 @@ final class DemoTopology implements AutoCloseable {
   }
 
   /**
-   * Stops everything that started: the controller first (so a consumer leaving does not make Helix hand its partitions
-   * to the other one), then newest first: consumers (each releases its partitions, recording their checkpoints),
-   * relay, ZooKeeper, the servers.
+   * Stops everything that started: the admin service and its controller first (so a consumer leaving does not make
+   * Helix hand its partitions to the other one), then newest first: consumers (each releases its partitions, recording
+   * their checkpoints), relay, ZooKeeper, the servers.
    */
   @Override
   public void close() {
     RuntimeException first = null;
-    List<AutoCloseable> order = new ArrayList<>(started.stream().filter(c -> c instanceof ControllerHost).toList());
+    List<AutoCloseable> order = new ArrayList<>(started.stream().filter(c -> c instanceof AdminService).toList());
     for (int i = started.size() - 1; i >= 0; i--) {
-      if (!(started.get(i) instanceof ControllerHost)) {
+      if (!(started.get(i) instanceof AdminService)) {
         order.add(started.get(i));
       }
     }

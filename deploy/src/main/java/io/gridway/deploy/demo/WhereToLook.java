@@ -6,7 +6,7 @@ import java.time.Duration;
 
 /**
  * The demo's "Where to look" block: the databases' JDBC URLs and users, the relay's HTTP endpoints and config, the
- * consumers and their group, the cluster and the command that shows it, the demo's files, its log and the workload.
+ * consumers and their group, the admin UI and where its first credential is, the cluster and the command that shows it, the demo's files, its log and the workload.
  * Stateless.
  */
 final class WhereToLook {
@@ -29,6 +29,7 @@ final class WhereToLook {
     out.printf("  consumers  %s: group %s, %d partitions, checkpoints in the target's gridway_checkpoint table%n",
         String.join(", ", topology.consumers().stream().map(c -> c.name() + " (" + c.config().getFileName() + ")").toList()),
         DemoTopology.GROUP, run.partitions());
+    out.printf("  admin      %s  (user admin, password in %s)%n", topology.adminUrl(), topology.adminPasswordFile());
     out.printf("  cluster    ZooKeeper %s, Helix cluster %s:  gridway cluster status --zk %s --cluster %s%n",
         topology.zkConnectString(), DemoTopology.CLUSTER, topology.zkConnectString(), DemoTopology.CLUSTER);
     out.printf("  files      %s%s%n", dir, run.keep() ? " (kept: --keep)" : " (deleted at the end; --keep keeps them)");
