@@ -57,7 +57,8 @@ public final class PerfConsumerMain {
       return;
     }
     // checkpoints stay in memory unless the applier keeps them in its target (jdbc: exactly-once, as in production)
-    Applier applier = config.applier().open(new ApplierContext(config.consumer(), new SimpleMeterRegistry()));
+    Applier applier = config.applier().open(new ApplierContext(config.consumer(), new SimpleMeterRegistry(),
+        barrierPartitions(config.consumer().partitions())));
     CheckpointStore store = applier.checkpointStore().orElseGet(MemoryCheckpointStore::new);
     MeasuringHandler handler = new MeasuringHandler(applier.handler(), args.length == 4 ? args[3] : null);
     GridwayConsumer consumer = GridwayConsumer.builder(config.consumer()).checkpointStore(store).handler(handler).build();
@@ -142,5 +143,15 @@ public final class PerfConsumerMain {
     reader.setDaemon(true);
     reader.start();
     return endScn;
+  }
+
+  /**
+   * The partitions a JDBC applier's schema barrier waits for. Each perf consumer is its own group: with C = 1 it holds
+   * every partition of the source (0..P-1) and the barrier orders DDL across them as in production; with C > 1 it holds
+   * a dealt subset no other process of its group completes, so the barrier is off (1) rather than waiting forever.
+   */
+  static int barrierPartitions(java.util.List<Integer> partitions) {
+    int highest = partitions.stream().mapToInt(Integer::intValue).max().orElse(0);
+    return !partitions.isEmpty() && highest + 1 == partitions.size() ? partitions.size() : 1;
   }
 }

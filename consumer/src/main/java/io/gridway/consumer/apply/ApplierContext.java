@@ -22,7 +22,10 @@ public record ApplierContext(ConsumerConfig consumer, MeterRegistry meters, int 
     }
   }
 
-  /** A context for a consumer that runs every partition of its source itself. */
+  /**
+   * A context for a consumer that runs every partition of its source itself. A consumer that runs only a share of its
+   * group's partitions (other processes run the rest) must give the source's partition count instead.
+   */
   public ApplierContext(ConsumerConfig consumer, MeterRegistry meters) {
     this(consumer, meters, Math.max(1, consumer.partitions().size()));
   }
