@@ -174,9 +174,9 @@ public final class JdbcApplier implements BatchHandler {
    * nothing fits (JDBC.md). A retry that cannot reach the target waits for the next one.
    */
   private void retryHeldValues() {
-    java.time.Instant now = clock.instant();
-    if (!unfitValues.anyParked() || now.isBefore(nextHeldValueRetry) || !retryingHeldValues.compareAndSet(false, true)) {
-      return;
+    if (!unfitValues.anyParked() || clock.instant().isBefore(nextHeldValueRetry)
+        || !retryingHeldValues.compareAndSet(false, true)) {
+      return; // the common case costs one empty-set check per batch
     }
     try {
       ParkedChanges.Replayed replayed = parkedChanges.replayHeldValues();

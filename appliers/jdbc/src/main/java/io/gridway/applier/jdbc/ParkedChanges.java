@@ -80,11 +80,31 @@ public final class ParkedChanges {
    * Applies the selected parked changes, each key's in SCN order and in one transaction with the removal of their rows.
    * Under {@code source-wins} a key's target row depends only on its last change, so a change a later one of the same
    * key supersedes is not applied again (a change refused for a value another row held may never fit, while the key's
-   * later DELETE makes it moot). A key whose changes the target still refuses stays parked, and with it the later keys
-   * of its table (their order is kept).
+   * later DELETE makes it moot). A key whose changes the target still refuses stays parked, and with it the keys its key
+   * moves lead into (their order is kept); the others are tried again while a pass applies something.
    */
   public Replayed replay(Selection selection) throws SQLException {
-    return replay(list(selection));
+    return untilNothingMoves(() -> list(selection));
+  }
+
+  /** What a replay pass takes: the parked changes still there. */
+  private interface Pending {
+    List<Parked> read() throws SQLException;
+  }
+
+  /**
+   * Passes until one applies nothing: a chain may fit only once a later one has moved a value on (two keys swapping a
+   * UNIQUE value), so a chain that does not fit does not stop the others — only those its key moves lead into.
+   */
+  private Replayed untilNothingMoves(Pending pending) throws SQLException {
+    int applied = 0;
+    while (true) {
+      Replayed pass = replay(pending.read());
+      applied += pass.applied();
+      if (pass.applied() == 0 || pass.stillParked().isEmpty()) {
+        return new Replayed(applied, pass.stillParked());
+      }
+    }
   }
 
   /**
@@ -93,6 +113,10 @@ public final class ParkedChanges {
    * table that still does not fit holds back the table's later ones.
    */
   Replayed replayHeldValues() throws SQLException {
+    return untilNothingMoves(this::heldValueTables);
+  }
+
+  private List<Parked> heldValueTables() throws SQLException {
     List<Parked> all = list(Selection.all());
     Set<String> tables = new HashSet<>();
     for (Parked p : all) {
@@ -106,7 +130,7 @@ public final class ParkedChanges {
         held.add(p);
       }
     }
-    return replay(held);
+    return held;
   }
 
   private Replayed replay(List<Parked> parked) throws SQLException {
@@ -115,19 +139,19 @@ public final class ParkedChanges {
       byKey.computeIfAbsent(p.sourceTable() + " " + p.key(), k -> new ArrayList<>()).add(p);
     }
     int applied = 0;
-    Set<String> stuckTables = new HashSet<>();
+    Set<String> heldBack = new HashSet<>(); // keys a chain that did not fit moves into: their changes come after it
     List<String> stillParked = new ArrayList<>();
     for (Map.Entry<String, List<Parked>> chain : byKey.entrySet()) {
       Parked first = chain.getValue().get(0);
-      if (stuckTables.contains(first.sourceTable())) {
-        continue;
-      }
+      List<ChangeEvent> changes = new ArrayList<>();
       try (Connection c = pool.getConnection()) {
         c.setAutoCommit(false);
         try (TargetTransaction tx = new TargetTransaction(applier, c)) {
-          List<ChangeEvent> changes = new ArrayList<>();
           for (Parked p : chain.getValue()) {
             changes.add(ParkedFrames.decode(frames(c, p.id())));
+          }
+          if (heldBack.contains(chain.getKey())) {
+            throw new IllegalStateException("an earlier parked change moves another key into this one");
           }
           for (int i = 0; i < changes.size(); i++) {
             ChangeEvent e = changes.get(i);
@@ -143,7 +167,11 @@ public final class ParkedChanges {
           applied += changes.size();
         } catch (SQLException | RuntimeException refused) {
           c.rollback();
-          stuckTables.add(first.sourceTable());
+          for (ChangeEvent e : changes) {
+            if (movesItsKey(e)) {
+              heldBack.add(first.sourceTable() + " " + ConflictResolver.keyOf(e.schema(), e.after()));
+            }
+          }
           stillParked.add(chain.getKey() + " (SCN " + Long.toUnsignedString(first.scn()) + "): " + oneLine(refused));
         }
       }
