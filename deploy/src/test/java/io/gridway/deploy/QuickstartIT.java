@@ -7,6 +7,7 @@ import io.gridway.cluster.ClusterStatusReader;
 import io.gridway.cluster.ZkConfig;
 import io.gridway.testkit.PrivateMariaDb;
 import io.gridway.testkit.PrivatePostgres;
+import io.gridway.testkit.SqlRows;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -15,7 +16,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -139,7 +139,7 @@ class QuickstartIT {
       awaitEveryConsumerLeads(zk);
       System.out.printf("after kill -9 of every unit: equal again %.1f s later%n", (System.nanoTime() - killedAt) / 1e9);
       // the page's order 1, and 2 × (100 inserted - 10 deleted)
-      assertThat(rows(maria.connect(sourceDb), "SELECT count(*) FROM orders")).containsExactly("181");
+      assertThat(SqlRows.of(maria.connect(sourceDb), "SELECT count(*) FROM orders")).containsExactly("181");
     } finally {
       stopAll(units);
       timer.shutdownNow();
@@ -238,8 +238,8 @@ class QuickstartIT {
       List<UnitSupervisor> units) {
     String query = "SELECT id, status, total FROM %s ORDER BY id";
     await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
-      List<String> source = rows(maria.connect(sourceDb), query.formatted("orders"));
-      List<String> target = rows(pg.connect(targetDb), query.formatted(orders));
+      List<String> source = SqlRows.of(maria.connect(sourceDb), query.formatted("orders"));
+      List<String> target = SqlRows.of(pg.connect(targetDb), query.formatted(orders));
       assertThat(target).as("PostgreSQL %s = MariaDB %s.orders (units running: %s)", orders, sourceDb,
           units.stream().map(u -> u.unit().name() + "=" + u.isRunning()).toList()).isEqualTo(source);
     });
@@ -258,22 +258,6 @@ class QuickstartIT {
         assertThat(leaders).as("the consumers leading partitions of group replica").containsExactlyInAnyOrder(
             "consumer-1", "consumer-2");
       });
-    }
-  }
-
-  /** Each row as its columns joined by '|', through getString (DECIMAL(10,2) and NUMERIC(10,2) print alike). */
-  private static List<String> rows(Connection connection, String sql) throws SQLException {
-    try (Connection c = connection; Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-      List<String> rows = new ArrayList<>();
-      int columns = rs.getMetaData().getColumnCount();
-      while (rs.next()) {
-        StringBuilder row = new StringBuilder();
-        for (int i = 1; i <= columns; i++) {
-          row.append(i > 1 ? "|" : "").append(rs.getString(i));
-        }
-        rows.add(row.toString());
-      }
-      return rows;
     }
   }
 

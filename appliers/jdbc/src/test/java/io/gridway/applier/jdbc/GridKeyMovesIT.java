@@ -8,11 +8,11 @@ import io.gridway.consumer.GridwayConsumer;
 import io.gridway.relay.Relay;
 import io.gridway.testkit.PrivateMariaDb;
 import io.gridway.testkit.PrivatePostgres;
+import io.gridway.testkit.SqlRows;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -105,11 +105,11 @@ class GridKeyMovesIT {
             pool.shutdownNow();
           }
           for (String table : List.of("acct", "uq", "churn", "log")) {
-            List<String> expected = sorted(rows(source.connect(db), "SELECT * FROM " + table));
+            List<String> expected = sorted(SqlRows.of(source.connect(db), "SELECT * FROM " + table));
             await().atMost(Duration.ofSeconds(90)).ignoreExceptions().untilAsserted(() -> { // the target database may not exist yet
-              assertThat(sorted(rows(target.connect(db), "SELECT * FROM " + table))).as("MariaDB %s", table)
+              assertThat(sorted(SqlRows.of(target.connect(db), "SELECT * FROM " + table))).as("MariaDB %s", table)
                   .isEqualTo(expected);
-              assertThat(sorted(rows(pg.connect(pgDb), "SELECT * FROM " + db + "." + table))).as("PostgreSQL %s", table)
+              assertThat(sorted(SqlRows.of(pg.connect(pgDb), "SELECT * FROM " + db + "." + table))).as("PostgreSQL %s", table)
                   .isEqualTo(expected);
             });
           }
@@ -164,22 +164,6 @@ class GridKeyMovesIT {
 
   private static void awaitProgress(AtomicInteger progress, int at) {
     await().atMost(Duration.ofSeconds(120)).until(() -> progress.get() >= at);
-  }
-
-  /** Every row as its columns' text joined by '|', NULL as "null"; closes the connection. */
-  private static List<String> rows(Connection c, String sql) throws SQLException {
-    List<String> rows = new ArrayList<>();
-    try (c; Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-      int columns = rs.getMetaData().getColumnCount();
-      while (rs.next()) {
-        StringBuilder row = new StringBuilder();
-        for (int i = 1; i <= columns; i++) {
-          row.append(i > 1 ? "|" : "").append(rs.getString(i));
-        }
-        rows.add(row.toString());
-      }
-    }
-    return rows;
   }
 
   private static List<String> sorted(List<String> rows) {
