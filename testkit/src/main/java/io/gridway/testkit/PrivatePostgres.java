@@ -56,20 +56,21 @@ public final class PrivatePostgres extends NativeDatabase {
     ShutdownHook.register(pg, pg::shutdown);
     try {
       Path dir = pg.lease.dir();
-      if (OsUser.isRoot()) {
-        OsUser.chown(dir, PostgresCommands.OS_USER); // initdb creates the data directory inside it
-      }
-      ServerProcess.runToCompletion(
-          "initdb",
-          PostgresCommands.initdb(binDir, dir),
-          dir,
-          PostgresCommands.initdbLog(dir),
-          INITDB_TIMEOUT);
+      ownedByServerUser(dir);
+      new SetupTemplate("initdb", binDir.resolve("initdb"), instance -> PostgresCommands.initdb(binDir, instance),
+          PostgresCommands::dataDir, PostgresCommands::initdbLog, PrivatePostgres::ownedByServerUser, INITDB_TIMEOUT)
+          .copyInto(dir);
       pg.server.start();
       return pg;
     } catch (RuntimeException e) {
       pg.shutdown();
       throw e;
+    }
+  }
+
+  private static void ownedByServerUser(Path instanceDir) {
+    if (OsUser.isRoot()) {
+      OsUser.chown(instanceDir, PostgresCommands.OS_USER); // initdb creates the data directory inside it
     }
   }
 
