@@ -171,6 +171,7 @@ public final class Relay implements AutoCloseable {
   @Override
   public void close() {
     http.close();
+    served.close();
     fetcher.close();
     publishQueue.close(); // publishes what the fetcher queued before it stopped
     maintenance.shutdown();

@@ -57,7 +57,7 @@ record EventsQuery(long since, EventFilter filter, int maxBytes, long waitMs, bo
     return new EventsQuery(since, filter, (int) maxBytes, waitMs, stream);
   }
 
-  private static String one(Map<String, List<String>> parameters, String name) {
+  static String one(Map<String, List<String>> parameters, String name) {
     List<String> values = parameters.get(name);
     return values == null ? null : values.get(0);
   }
@@ -72,7 +72,7 @@ record EventsQuery(long since, EventFilter filter, int maxBytes, long waitMs, bo
     throw new Problem.Failure(Problem.badParameter(name, "must be true or false, not '" + printable(text) + "'"));
   }
 
-  private static long parseUnsigned(String text, String name, long absent) {
+  static long parseUnsigned(String text, String name, long absent) {
     if (text == null) {
       return absent;
     }
@@ -86,7 +86,7 @@ record EventsQuery(long since, EventFilter filter, int maxBytes, long waitMs, bo
     }
   }
 
-  private static long parseRange(String text, String name, long absent, long min, long max) {
+  static long parseRange(String text, String name, long absent, long min, long max) {
     if (text == null) {
       return absent;
     }

@@ -37,6 +37,8 @@ import java.util.List;
  */
 final class ChunkReader implements SnapshotReader {
   private static final int ROW_OVERHEAD_BYTES = 16;
+  /** The largest keyless table read in one chunk (docs/bootstrap.md §4); not configurable yet. */
+  static final long KEYLESS_MAX_BYTES = 256L << 20;
 
   private final Jdbc jdbc;
   private final TableDescriber describer;
