@@ -97,6 +97,9 @@ public final class Relay implements AutoCloseable {
     this.served = new LocalSource(source, buffer, schemas, publisher, fetcher, policies.active(), clock,
         previous == null ? 0 : previous.last().scn());
     SourceMetrics.bindHealth(served, publisher, clock, metrics);
+    if (served.snapshots() != null) {
+      served.snapshots().bindMetrics(metrics);
+    }
     this.http = listener.http;
     this.maintenance = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "gridway-relay-maintenance");

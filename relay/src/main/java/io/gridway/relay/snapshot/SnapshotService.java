@@ -62,10 +62,13 @@ public final class SnapshotService implements AutoCloseable {
   private final Clock clock;
   private final ThreadPoolExecutor readers;
   private final Map<String, TableProgress> progress = new ConcurrentHashMap<>();
+  private final String source;
+  private volatile io.micrometer.core.instrument.MeterRegistry registry;
 
   /** @param routing the fetch policy in force (the publisher's), returning null when it drops everything */
   public SnapshotService(String source, SnapshotReader reader, UnaryOperator<Transaction> routing, Limits limits,
       Clock clock) {
+    this.source = source;
     this.reader = reader;
     this.routing = routing;
     this.limits = limits;
@@ -77,6 +80,28 @@ public final class SnapshotService implements AutoCloseable {
           return t;
         });
     readers.allowCoreThreadTimeOut(true);
+  }
+
+  /** Exports each table's progress as metrics from its first chunk on (tagged source, table). */
+  public void bindMetrics(io.micrometer.core.instrument.MeterRegistry metrics) {
+    this.registry = metrics;
+  }
+
+  private TableProgress newProgress(String database, String table) {
+    TableProgress p = new TableProgress(reader.estimatedRows(database, table));
+    io.micrometer.core.instrument.MeterRegistry metrics = registry;
+    if (metrics != null) {
+      String name = database + "." + table;
+      io.micrometer.core.instrument.FunctionCounter.builder("gridway.relay.snapshot.rows", p, t -> t.rows.get())
+          .description("Rows read by snapshot chunks (every asking group)").tag("source", source).tag("table", name)
+          .register(metrics);
+      io.micrometer.core.instrument.FunctionCounter.builder("gridway.relay.snapshot.chunks", p, t -> t.chunks.get())
+          .description("Snapshot chunks read").tag("source", source).tag("table", name).register(metrics);
+      io.micrometer.core.instrument.Gauge.builder("gridway.relay.snapshot.rows.estimated", p, t -> t.estimated)
+          .description("The source's estimate of the table's rows (InnoDB statistics), for progress")
+          .tag("source", source).tag("table", name).register(metrics);
+    }
+    return p;
   }
 
   public Limits limits() {
@@ -100,8 +125,7 @@ public final class SnapshotService implements AutoCloseable {
           + " (MariaDB does); dropping rows changed inside the chunk's window is not built yet");
     }
     Scn scn = snapshotScn(chunk.high(), query.since());
-    progress.computeIfAbsent(table, t -> new TableProgress(reader.estimatedRows(query.chunk().database(),
-        query.chunk().table()))).read(chunk);
+    progress.computeIfAbsent(table, t -> newProgress(query.chunk().database(), query.chunk().table())).read(chunk);
     Transaction window = null;
     if (!chunk.rows().isEmpty()) {
       long micros = clock.millis() * 1000;

@@ -125,6 +125,9 @@ class SnapshotEndpointIT {
 
       String sources = Http.json(relay.port(), "/v1/sources");
       assertThat(sources).contains("\"" + database + ".k\"").contains("\"chunksRead\"").contains("\"rowsEstimated\"");
+      String metrics = Http.get(relay.port(), "/metrics").body();
+      assertThat(metrics).contains("gridway_relay_snapshot_rows_total{source=\"s1\",table=\"" + database + ".k\"}")
+          .contains("gridway_relay_snapshot_chunks_total");
     }
   }
 
