@@ -175,7 +175,8 @@ final class SnapshotEndpoint {
   }
 
   /**
-   * A key as JSON: numbers, strings (also for decimals and temporals, which the server compares as their text), and
+   * A key as JSON: numbers, strings (decimals as plain text, temporals in the server's text form; the chunk reader binds
+   * each by its column's type), and
    * {@code {"hex": "…"}} for binary values.
    */
   static String keyJson(List<Object> key) {
@@ -193,6 +194,12 @@ final class SnapshotEndpoint {
         array.add(d.toPlainString());
       } else if (v instanceof java.time.LocalDateTime t) {
         array.add(t.toString().replace('T', ' '));
+      } else if (v instanceof java.time.Instant t) { // TIMESTAMP: the chunk reader's session is in UTC
+        array.add(java.time.LocalDateTime.ofInstant(t, java.time.ZoneOffset.UTC).toString().replace('T', ' '));
+      } else if (v instanceof java.time.Duration d) { // TIME as the server writes it, [-]H:MM:SS.ffffff
+        long micros = Math.abs(d.toNanos() / 1000);
+        array.add(String.format("%s%d:%02d:%02d.%06d", d.isNegative() ? "-" : "", micros / 3_600_000_000L,
+            micros / 60_000_000 % 60, micros / 1_000_000 % 60, micros % 1_000_000));
       } else {
         array.add(v.toString());
       }

@@ -11,7 +11,6 @@ import io.gridway.core.snapshot.ChunkReadException;
 import io.gridway.core.snapshot.ChunkRequest;
 import io.gridway.core.snapshot.SnapshotReader;
 import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -123,7 +122,7 @@ final class ChunkReader implements SnapshotReader {
     boolean full = false;
     try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
       for (int k = 0; k < request.after().size(); k++) {
-        bind(ps, k + 1, request.after().get(k));
+        bind(ps, k + 1, request.after().get(k), schema.column(schema.keyIndex(k)));
       }
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
@@ -185,22 +184,40 @@ final class ChunkReader implements SnapshotReader {
     return key;
   }
 
-  /** A key value of the previous chunk, bound in the form the server compares like the column. */
-  private static void bind(PreparedStatement ps, int i, Object value) throws SQLException {
-    if (value instanceof Bytes b) {
-      ps.setBytes(i, b.toByteArray());
-    } else if (value instanceof BigInteger b) {
-      ps.setBigDecimal(i, new BigDecimal(b));
-    } else if (value instanceof Instant t) {
-      ps.setString(i, LocalDateTime.ofInstant(t, ZoneOffset.UTC).toString().replace('T', ' '));
-    } else if (value instanceof LocalDateTime t) {
-      ps.setString(i, t.toString().replace('T', ' '));
-    } else if (value instanceof java.time.Duration || value instanceof io.gridway.core.event.ZeroDate
-        || value instanceof java.time.LocalDate) {
-      ps.setString(i, value instanceof java.time.Duration d ? timeText(d) : value.toString());
-    } else {
-      ps.setObject(i, value);
+  /**
+   * A key value of the previous chunk, bound as the column's own kind so that the server compares it exactly (a DECIMAL
+   * compared with a string would be compared as DOUBLE). Values come back from JSON as numbers, strings or bytes.
+   */
+  private static void bind(PreparedStatement ps, int i, Object value, Column column) throws SQLException {
+    if (value == null) {
+      ps.setNull(i, java.sql.Types.NULL);
+      return;
     }
+    switch (column.type()) {
+      case DECIMAL -> ps.setBigDecimal(i, value instanceof BigDecimal d ? d : new BigDecimal(value.toString()));
+      case TINYINT, SMALLINT, MEDIUMINT, INT, BIGINT, YEAR, BIT -> ps.setBigDecimal(i, new BigDecimal(value.toString()));
+      case FLOAT, DOUBLE -> ps.setDouble(i, value instanceof Number n ? n.doubleValue() : Double.parseDouble(value.toString()));
+      case BINARY, VARBINARY, BLOB, GEOMETRY -> {
+        if (!(value instanceof Bytes b)) {
+          throw new FetcherException("chunk key column " + column.name() + " is binary; the key value must be bytes");
+        }
+        ps.setBytes(i, b.toByteArray());
+      }
+      default -> ps.setString(i, text(value)); // strings and temporals: the server's own text forms
+    }
+  }
+
+  private static String text(Object value) {
+    if (value instanceof Instant t) {
+      return LocalDateTime.ofInstant(t, ZoneOffset.UTC).toString().replace('T', ' ');
+    }
+    if (value instanceof LocalDateTime t) {
+      return t.toString().replace('T', ' ');
+    }
+    if (value instanceof java.time.Duration d) {
+      return timeText(d);
+    }
+    return value.toString();
   }
 
   private static String timeText(java.time.Duration d) {
