@@ -99,6 +99,7 @@ public final class Relay implements AutoCloseable {
     SourceMetrics.bindHealth(served, publisher, clock, metrics);
     if (served.snapshots() != null) {
       served.snapshots().bindMetrics(metrics);
+      served.snapshots().awaitProcessed(buffer::processedScn);
     }
     this.http = listener.http;
     this.maintenance = Executors.newSingleThreadScheduledExecutor(r -> {

@@ -63,6 +63,7 @@ public final class SnapshotService implements AutoCloseable {
   private final ThreadPoolExecutor readers;
   private final Map<String, TableProgress> progress = new ConcurrentHashMap<>();
   private final String source;
+  private volatile java.util.function.LongSupplier processedScn = () -> -1L; // unsigned: every SCN
   private volatile io.micrometer.core.instrument.MeterRegistry registry;
 
   /** @param routing the fetch policy in force (the publisher's), returning null when it drops everything */
@@ -80,6 +81,32 @@ public final class SnapshotService implements AutoCloseable {
           return t;
         });
     readers.allowCoreThreadTimeOut(true);
+  }
+
+  /**
+   * Makes every answer wait until the relay has processed the chunk's high watermark (its fetcher has read the log
+   * through H), so an asker holding the chunk finds every window at or below H in the relay, and a heartbeat past H
+   * on its next poll. Up to 30 s, then the chunk is to be read again (503 snapshot-retry).
+   */
+  public void awaitProcessed(java.util.function.LongSupplier processed) {
+    this.processedScn = processed;
+  }
+
+  private void awaitLog(Scn high, String table) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    java.util.function.LongSupplier processed = processedScn;
+    while (Long.compareUnsigned(processed.getAsLong(), high.value()) < 0) {
+      if (System.nanoTime() > deadline) {
+        throw new io.gridway.core.snapshot.ChunkReadException("snapshot of " + table + ": the relay has not read the"
+            + " source's log up to the chunk's position " + high + " within 30 s", null);
+      }
+      try {
+        Thread.sleep(10); // a chunk reader thread waits, never the event loop; bounded by maxChunks threads
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new io.gridway.core.snapshot.ChunkReadException("interrupted while waiting for the log", e);
+      }
+    }
   }
 
   /** Exports each table's progress as metrics from its first chunk on (tagged source, table). */
@@ -125,6 +152,7 @@ public final class SnapshotService implements AutoCloseable {
           + " (MariaDB does); dropping rows changed inside the chunk's window is not built yet");
     }
     Scn scn = snapshotScn(chunk.high(), query.since());
+    awaitLog(chunk.high(), table);
     progress.computeIfAbsent(table, t -> newProgress(query.chunk().database(), query.chunk().table())).read(chunk);
     Transaction window = null;
     if (!chunk.rows().isEmpty()) {

@@ -79,6 +79,9 @@ class SnapshotEndpointIT {
                 + partitions + "&maxRows=300&since=" + Long.toUnsignedString(since) + after);
             assertThat(r.statusCode()).as(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(200);
             since = Long.parseUnsignedLong(r.headers().firstValue("Gridway-Snapshot-Scn").orElseThrow());
+            // answered only once the relay has read the log through the chunk's position (H = since minus its sub-sequence)
+            assertThat(Long.compareUnsigned(relay.buffer().processedScn(), since - Scn.MAX_SNAPSHOT_SUBSEQUENCE))
+                .isGreaterThanOrEqualTo(0);
             for (Transaction t : FrameReader.readTransactions(ByteBuffer.wrap(r.body())).transactions()) {
               assertThat(t.scn().value()).isEqualTo(since);
               for (ChangeEvent e : t.events()) {
