@@ -25,6 +25,10 @@ import java.util.List;
  * @param where the relay's subscription filter, sent as {@code where=} on every request (a predicate over each row, in
  *     the policy language; rows it rejects never leave the relay), or null for every row. The relay checks it: the
  *     consumer service sends it once at start so that a bad expression fails there, with the relay's reason
+ * @param start where a partition the group has never checkpointed begins (docs/bootstrap.md §5): {@code earliest}
+ *     (the default: everything the relay holds, since=0), {@code latest} (the relay's newest SCN: changes from now on;
+ *     a group created after a relay restart starts instead of looping on 410) or {@code scn:N}; a stored checkpoint
+ *     always wins
  */
 public record ConsumerConfig(
     String source,
@@ -36,7 +40,8 @@ public record ConsumerConfig(
     MicroBatch microBatch,
     Retry retry,
     Discovery discovery,
-    String where) {
+    String where,
+    String start) {
 
   public ConsumerConfig {
     if (source == null || source.isBlank()) {
@@ -73,6 +78,35 @@ public record ConsumerConfig(
     if (where != null && where.isBlank()) {
       throw new IllegalArgumentException("where: must not be empty (omit it to receive every row)");
     }
+    start = start == null ? "earliest" : start;
+    if (!start.equals("earliest") && !start.equals("latest") && !start.startsWith("scn:")) {
+      throw new IllegalArgumentException("start: must be earliest, latest or scn:N, not '" + start + "'"
+          + (start.equals("snapshot") || start.startsWith("time:") ? " (" + start + " is designed in docs/bootstrap.md"
+          + " but not built yet)" : ""));
+    }
+    if (start.startsWith("scn:")) {
+      try {
+        Long.parseUnsignedLong(start.substring(4));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("start: scn:N needs an unsigned decimal SCN, not '" + start + "'");
+      }
+    }
+  }
+
+  /** A config with the default start ({@code earliest}). */
+  public ConsumerConfig(String source, String group, List<URI> relays, List<Integer> partitions, Pull pull, Batching batch,
+      MicroBatch microBatch, Retry retry, Discovery discovery, String where) {
+    this(source, group, relays, partitions, pull, batch, microBatch, retry, discovery, where, null);
+  }
+
+  /** Whether a partition without a checkpoint starts at the relay's newest SCN ({@code start: latest}). */
+  public boolean startsLatest() {
+    return start.equals("latest");
+  }
+
+  /** The SCN a partition without a checkpoint starts after: N for {@code scn:N}, else 0. */
+  public long startScn() {
+    return start.startsWith("scn:") ? Long.parseUnsignedLong(start.substring(4)) : 0;
   }
 
   /** A config without a subscription filter. */
@@ -104,11 +138,13 @@ public record ConsumerConfig(
   }
 
   public ConsumerConfig withGroup(String newGroup) {
-    return new ConsumerConfig(source, newGroup, relays, partitions, pull, batch, microBatch, retry, discovery, where);
+    return new ConsumerConfig(source, newGroup, relays, partitions, pull, batch, microBatch, retry, discovery, where,
+        start);
   }
 
   public ConsumerConfig withPartitions(List<Integer> newPartitions) {
-    return new ConsumerConfig(source, group, relays, newPartitions, pull, batch, microBatch, retry, discovery, where);
+    return new ConsumerConfig(source, group, relays, newPartitions, pull, batch, microBatch, retry, discovery, where,
+        start);
   }
 
   /**
@@ -312,6 +348,7 @@ public record ConsumerConfig(
    */
   public static final class Builder {
     private final String source;
+    private String start;
     private String group;
     private final List<URI> relays = new ArrayList<>();
     private List<Integer> partitions;
@@ -469,6 +506,12 @@ public record ConsumerConfig(
       return this;
     }
 
+    /** Where partitions without a checkpoint begin: {@code earliest} (default), {@code latest} or {@code scn:N}. */
+    public Builder start(String position) {
+      this.start = position;
+      return this;
+    }
+
     /**
      * The config.
      *
@@ -479,7 +522,7 @@ public record ConsumerConfig(
           new Pull(mode, compression, bufferBytes, maxResponseBytes, waitTime, connectTimeout, idleTimeout, reconnectBackoff),
           new Batching(batchMaxEvents, batchMaxBytes, batchMaxWait, maxInFlight),
           new MicroBatch(microBatches, microPartitioner, microPartitionColumn),
-          new Retry(maxAttempts, retryBackoff, maxRetryBackoff), discovery, where);
+          new Retry(maxAttempts, retryBackoff, maxRetryBackoff), discovery, where, start);
     }
   }
 }
