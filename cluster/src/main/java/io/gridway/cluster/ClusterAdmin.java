@@ -182,6 +182,9 @@ public final class ClusterAdmin implements AutoCloseable {
     try (GroupProgress progress = GroupProgress.open(zk, cluster)) {
       progress.deleteGroup(group);
     }
+    try (CheckpointResets resets = CheckpointResets.open(zk, cluster)) {
+      resets.deleteGroup(group);
+    }
   }
 
   /** Pauses the group: every partition leaves LEADER (and STANDBY), so nothing is applied until {@link #resumeGroup}. */
@@ -255,6 +258,34 @@ public final class ClusterAdmin implements AutoCloseable {
     requirePartition(group, requireIdealState(Helix.groupResource(group)), partition);
     try (ZkCheckpointStore store = ZkCheckpointStore.open(zk, cluster, Clock.systemUTC())) {
       return store.reset(group, partition, scn);
+    }
+  }
+
+  /**
+   * Asks the partition's next leader to reset its checkpoint ({@link CheckpointResets}): works for every checkpoint
+   * store, the target's of an exactly-once group included, because the consumer carries it out. Only while the group
+   * or the partition is paused; it takes effect when the partition is resumed.
+   *
+   * @throws IllegalStateException when the partition is running
+   * @throws IllegalArgumentException when the group has no such partition
+   */
+  public void requestCheckpointReset(String group, int partition, CheckpointResets.Request request) {
+    IdealState is = requireIdealState(requireGroup(group));
+    requirePartition(group, is, partition);
+    if (is.isEnabled() && !Helix.pausedPartitions(is).contains(partition)) {
+      throw new IllegalStateException("group " + group + " partition " + partition
+          + " is running: pause it (or the group) before resetting its checkpoint");
+    }
+    try (CheckpointResets resets = CheckpointResets.open(zk, cluster)) {
+      resets.request(group, partition, request);
+    }
+  }
+
+  /** Cancels a reset not carried out yet; true if there was one. */
+  public boolean cancelCheckpointReset(String group, int partition) {
+    requirePartition(group, requireIdealState(requireGroup(group)), partition);
+    try (CheckpointResets resets = CheckpointResets.open(zk, cluster)) {
+      return resets.remove(group, partition);
     }
   }
 
