@@ -62,7 +62,8 @@ public final class AdminService implements AutoCloseable {
     Grid grid = new Grid(settings.zk(), settings.cluster(), settings.zkTimeout());
     ThreadPoolExecutor workers = new ThreadPoolExecutor(4, 4, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(256),
         new DefaultThreadFactory("gridway-admin-api", true));
-    Api api = new Api(grid, users, new Sessions(clock, settings.sessionTtl()), audit, clock);
+    Api api = new Api(grid, users, new Sessions(clock, settings.sessionTtl()), audit,
+        new RelayProbe(java.time.Duration.ofSeconds(2)), clock);
     StaticFiles files = new StaticFiles();
     EventLoopGroup loops = new MultiThreadIoEventLoopGroup(2, new DefaultThreadFactory("gridway-admin-http"), NioIoHandler.newFactory());
     Channel server;

@@ -34,8 +34,10 @@ final class Api {
   private final Sessions sessions;
   private final AuditLog audit;
   private final Clock clock;
+  private final PartitionResets resets;
 
-  Api(Grid grid, Users users, Sessions sessions, AuditLog audit, Clock clock) {
+  Api(Grid grid, Users users, Sessions sessions, AuditLog audit, RelayProbe relays, Clock clock) {
+    this.resets = new PartitionResets(grid, relays, audit, clock);
     this.grid = grid;
     this.users = users;
     this.sessions = sessions;
@@ -105,15 +107,20 @@ final class Api {
       return pauseGroup(session, name, s.get(2).equals("pause"));
     }
     if (s.size() == 5 && s.get(2).equals("partitions") && m.equals("POST") && (s.get(4).equals("pause") || s.get(4).equals("resume"))) {
-      int partition;
-      try {
-        partition = Integer.parseInt(s.get(3));
-      } catch (NumberFormatException e) {
-        throw ApiException.badField("partition", "'" + s.get(3) + "' is not a partition number");
-      }
-      return pausePartition(session, name, partition, s.get(4).equals("pause"));
+      return pausePartition(session, name, partition(s.get(3)), s.get(4).equals("pause"));
+    }
+    if (s.size() == 5 && s.get(2).equals("partitions") && s.get(4).equals("reset")) {
+      return resets.handle(request, session, name, partition(s.get(3)));
     }
     throw ApiException.notFound("no endpoint " + m + " " + request.path());
+  }
+
+  private static int partition(String text) {
+    try {
+      return Integer.parseInt(text);
+    } catch (NumberFormatException e) {
+      throw ApiException.badField("partition", "'" + text + "' is not a partition number");
+    }
   }
 
   // ---- session ----
@@ -185,7 +192,7 @@ final class Api {
     return views;
   }
 
-  private GroupView requireGroup(String name) {
+  GroupView requireGroup(String name) {
     GroupView v = groupViews().get(name);
     if (v == null) {
       throw ApiException.notFound("no consumer group '" + name + "'");
@@ -281,14 +288,14 @@ final class Api {
 
   // ---- checks ----
 
-  private static void require(Sessions.Session session, Role needed, String what) {
+  static void require(Sessions.Session session, Role needed, String what) {
     if (!session.role().allows(needed)) {
       throw ApiException.forbidden("user " + session.user() + " is a " + session.role().wireName() + "; to " + what + " takes the "
           + needed.wireName() + " role");
     }
   }
 
-  private static void requireCsrf(Request request, Sessions.Session session) {
+  static void requireCsrf(Request request, Sessions.Session session) {
     if (request.csrfToken() == null || !java.security.MessageDigest.isEqual(request.csrfToken().getBytes(java.nio.charset.StandardCharsets.UTF_8),
         session.csrfToken().getBytes(java.nio.charset.StandardCharsets.UTF_8))) {
       throw new ApiException(HttpResponseStatus.FORBIDDEN, "csrf", "X-CSRF-Token",
@@ -296,7 +303,7 @@ final class Api {
     }
   }
 
-  private static JsonNode jsonBody(Request request, Set<String> allowed) {
+  static JsonNode jsonBody(Request request, Set<String> allowed) {
     if (!"application/json".equals(request.contentType())) {
       throw new ApiException(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, "bad-content-type", "Content-Type",
           "Content-Type: the body must be application/json, not " + request.contentType());
@@ -321,7 +328,7 @@ final class Api {
     return body;
   }
 
-  private static String requiredText(JsonNode body, String field) {
+  static String requiredText(JsonNode body, String field) {
     JsonNode n = body.get(field);
     if (n == null || n.isNull() || !n.isTextual() || n.asText().isEmpty()) {
       throw ApiException.badField(field, "required (a non-empty string)");
@@ -329,7 +336,7 @@ final class Api {
     return n.asText();
   }
 
-  private static int requiredInt(JsonNode body, String field, int min, int max) {
+  static int requiredInt(JsonNode body, String field, int min, int max) {
     JsonNode n = body.get(field);
     if (n == null || !n.canConvertToInt() || !n.isIntegralNumber()) {
       throw ApiException.badField(field, "required (a whole number " + min + ".." + max + ")");
@@ -341,7 +348,7 @@ final class Api {
     return v;
   }
 
-  private static int intParam(Request request, String name, int dflt, int min, int max) {
+  static int intParam(Request request, String name, int dflt, int min, int max) {
     String v = request.query().get(name);
     if (v == null) {
       return dflt;
@@ -357,7 +364,7 @@ final class Api {
     throw ApiException.badField(name, "'" + v + "' is not a whole number " + min + ".." + max);
   }
 
-  private static ApiException methodNotAllowed(String method, String path) {
+  static ApiException methodNotAllowed(String method, String path) {
     return new ApiException(HttpResponseStatus.METHOD_NOT_ALLOWED, "method-not-allowed", null, method + " is not allowed on " + path);
   }
 

@@ -170,6 +170,68 @@ class AdminApiIT {
     assertThat(admin.get("/api/v1/audit").body().toString()).doesNotContain("a-long-password-1");
   }
 
+  @Test
+  void aResetIsADryRunFirstThenARequestThePartitionsNextLeaderCarriesOut() throws Exception {
+    ApiClient api = grid.loggedInAdmin();
+    String reset = "/api/v1/groups/orders/partitions/0/reset";
+    JsonNode now = api.get(reset).body();
+    assertThat(now.get("currentScn").asText()).isEqualTo("1000");
+    assertThat(now.get("paused").asBoolean()).isFalse();
+
+    JsonNode dry = api.send("POST", reset, "{\"to\":\"shift\",\"shift\":-100}").body();
+    assertThat(dry.get("targetScn").asText()).isEqualTo("900");
+    assertThat(dry.get("change").asText()).isEqualTo("replay");
+    assertThat(dry.get("scnDistance").asText()).isEqualTo("100");
+    assertThat(dry.get("warnings").toString()).contains("applied again").contains("pause it");
+    assertThat(api.send("POST", reset, "{\"to\":\"scn\",\"scn\":\"1500\"}").body().get("change").asText()).isEqualTo("skip");
+    // running: refused, and nothing recorded
+    ApiClient.Answer running = api.send("POST", reset, "{\"to\":\"shift\",\"shift\":-100,\"dryRun\":false}", dry.get("version").asText());
+    assertThat(running.status()).isEqualTo(409);
+    assertThat(running.body().get("detail").asText()).contains("is running: pause it");
+
+    assertThat(api.send("POST", "/api/v1/groups/orders/partitions/0/pause", "{}").status()).isEqualTo(200);
+    await().atMost(PATIENCE).until(() -> !grid.leaders.containsKey(0));
+    try {
+      ApiClient.Answer stale = api.send("POST", reset, "{\"to\":\"shift\",\"shift\":-100,\"dryRun\":false}", dry.get("version").asText());
+      assertThat(stale.status()).as("the dry run was made while it ran").isEqualTo(409);
+      assertThat(stale.body().get("field").asText()).isEqualTo("If-Match");
+      assertThat(stale.body().get("detail").asText()).contains("changed since the dry run");
+      assertThat(api.send("POST", reset, "{\"to\":\"shift\",\"shift\":-100,\"dryRun\":false}").status()).isEqualTo(428);
+
+      JsonNode fresh = api.send("POST", reset, "{\"to\":\"shift\",\"shift\":-100}").body();
+      ApiClient.Answer done = api.send("POST", reset, "{\"to\":\"shift\",\"shift\":-100,\"dryRun\":false}", fresh.get("version").asText());
+      assertThat(done.status()).isEqualTo(202);
+      assertThat(done.body().get("pending").get("scn").asText()).isEqualTo("900");
+      assertThat(done.body().get("pending").get("user").asText()).isEqualTo("admin");
+      assertThat(grid.checkpoint(0)).as("carried out by the next leader, not the admin").isEqualTo(1000);
+    } finally {
+      assertThat(api.send("POST", "/api/v1/groups/orders/partitions/0/resume", "{}").status()).isEqualTo(200);
+    }
+    await().atMost(PATIENCE).until(() -> grid.leaders.containsKey(0));
+    assertThat(grid.checkpoint(0)).isEqualTo(900);
+    await().atMost(PATIENCE).until(() -> api.get(reset).body().get("pending").isNull());
+    assertThat(api.get("/api/v1/groups/orders").body().get("partitionStates").get(0).get("checkpointScn").asText()).isEqualTo("900");
+    assertThat(Files.readString(grid.stateDir.resolve("audit.log"))).contains("\"action\":\"partition.reset\",\"target\":\"group orders partition 0\","
+        + "\"before\":{\"checkpointScn\":\"1000\",\"pendingReset\":null},\"after\":{");
+    grid.putBackCheckpoint(0);
+  }
+
+  @Test
+  void badResetsAreRefusedNamingTheField() throws Exception {
+    ApiClient api = grid.loggedInAdmin();
+    String reset = "/api/v1/groups/orders/partitions/0/reset";
+    assertProblem(api.send("POST", reset, "{\"to\":\"yesterday\"}"), 400, "to");
+    assertProblem(api.send("POST", reset, "{\"to\":\"time\",\"time\":\"2026-01-01T00:00:00Z\"}"), 400, "to");
+    assertProblem(api.send("POST", reset, "{\"to\":\"scn\",\"scn\":\"-5\"}"), 400, "scn");
+    assertProblem(api.send("POST", reset, "{\"to\":\"scn\"}"), 400, "scn");
+    assertProblem(api.send("POST", reset, "{\"to\":\"shift\",\"shift\":\"ten\"}"), 400, "shift");
+    assertProblem(api.send("POST", reset, "{\"to\":\"shift\",\"shift\":-2000}"), 400, "shift");
+    assertProblem(api.send("POST", reset, "{\"to\":\"scn\",\"scn\":\"1\",\"dryRun\":\"no\"}"), 400, "dryRun");
+    assertProblem(api.send("POST", reset, "{\"to\":\"latest\",\"source\":\"nope\"}"), 400, "source");
+    assertThat(api.get("/api/v1/groups/orders/partitions/9/reset").status()).isEqualTo(404);
+    assertThat(api.send("DELETE", "/api/v1/groups/orders/partitions/0/reset", null).status()).isEqualTo(404);
+  }
+
   private static void assertProblem(ApiClient.Answer answer, int status, String field) {
     assertThat(answer.status()).as("status of %s", answer.body()).isEqualTo(status);
     assertThat(answer.contentType()).isEqualTo("application/problem+json");

@@ -1,5 +1,7 @@
 package io.gridway.admin;
 
+import io.gridway.cluster.CheckpointResetOwner;
+import io.gridway.cluster.CheckpointResets;
 import io.gridway.cluster.ClusterAdmin;
 import io.gridway.cluster.ConsumerParticipant;
 import io.gridway.cluster.GroupProgress;
@@ -24,8 +26,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A private cluster on a test ZooKeeper: group {@code orders} (4 partitions, 2 replicas), an admin service (the
  * controller) and two consumer participants whose owners record which partitions they lead, so a test sees what
- * "applying" means to Helix: lead() starts a partition, release() stops it. On lead() an owner writes what a consumer
- * writes, through the same stores: the partition's checkpoint (SCN {@code 1000 + p}) and a progress report (received
+ * "applying" means to Helix: lead() starts a partition, release() stops it. Owners are wrapped in the consumer
+ * service's {@link CheckpointResetOwner}, so an operator's reset is carried out as in a real consumer. On lead() an
+ * owner writes what a consumer writes, through the same stores: the partition's checkpoint (the stored one, SCN {@code
+ * 1000 + p} the first time) and a progress report (received
  * {@link #BEHIND} SCNs further, committed {@link #LAG_MILLIS} ms behind the source).
  */
 final class TestGrid implements AutoCloseable {
@@ -42,6 +46,7 @@ final class TestGrid implements AutoCloseable {
   static final long LAG_MILLIS = 500;
   private final ZkCheckpointStore store;
   private final GroupProgress progress;
+  private final CheckpointResets resets;
 
   TestGrid(String connectString, Duration zkTimeout) throws Exception {
     zk = ZkConfig.external(connectString);
@@ -58,6 +63,8 @@ final class TestGrid implements AutoCloseable {
     closeables.add(store);
     progress = GroupProgress.open(zk, cluster);
     closeables.add(progress);
+    resets = CheckpointResets.open(zk, cluster);
+    closeables.add(resets);
     for (String name : List.of("c1", "c2")) {
       startConsumer(name);
     }
@@ -68,7 +75,7 @@ final class TestGrid implements AutoCloseable {
   /** Starts (or starts again) consumer {@code name} of group orders. */
   synchronized void startConsumer(String name) {
     ConsumerParticipant p = new ConsumerParticipant(zk, cluster, name, "http://127.0.0.1:1000" + name.charAt(1),
-        Map.of("orders", owner(name)), store);
+        Map.of("orders", new CheckpointResetOwner("orders", owner(name), resets, store, Clock.systemUTC())), store);
     p.start();
     consumers.put(name, p);
   }
@@ -83,8 +90,11 @@ final class TestGrid implements AutoCloseable {
       @Override
       public void lead(int partition, long generation) {
         Instant now = Instant.now();
-        store.write(List.of(Checkpoint.of("orders", partition, new Scn(1000 + partition), generation, now)));
-        progress.publish("orders", partition, new GroupProgress.Report(instance, 1000 + partition, 1000 + partition + BEHIND,
+        // resumes from the stored checkpoint (an operator's reset included), 1000 + p the first time
+        long scn = store.read("orders", partition).stream().filter(Checkpoint::isWhole).findFirst()
+            .map(c -> c.scn().value()).orElse(1000L + partition);
+        store.write(List.of(Checkpoint.of("orders", partition, new Scn(scn), generation, now)));
+        progress.publish("orders", partition, new GroupProgress.Report(instance, scn, scn + BEHIND,
             now.toEpochMilli() - LAG_MILLIS, now.toEpochMilli()));
         leaders.put(partition, instance);
       }
@@ -94,6 +104,16 @@ final class TestGrid implements AutoCloseable {
         leaders.remove(partition, instance);
       }
     };
+  }
+
+  /** Partition {@code p} of orders's checkpoint in ZooKeeper. */
+  long checkpoint(int p) {
+    return store.read("orders", p).stream().filter(Checkpoint::isWhole).findFirst().orElseThrow().scn().value();
+  }
+
+  /** Puts partition {@code p}'s checkpoint back to 1000 + p (a test that reset it), under a fresh claim. */
+  void putBackCheckpoint(int p) {
+    store.write(List.of(Checkpoint.of("orders", p, new Scn(1000 + p), store.claim("orders", p), Instant.now())));
   }
 
   String adminPassword() throws java.io.IOException {
