@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * Carries out an operator's checkpoint reset ({@link CheckpointResets}) when this process becomes a partition's
  * leader, before the partition starts: it writes the requested SCN as the partition's checkpoint and as every
  * micro-partition checkpoint the store holds (a micro-partition left ahead would skip replayed events), under the
- * generation just claimed, through the consumer's own checkpoint store (ZooKeeper, or the target's {@code
+ * generation just claimed, through the consumer's own checkpoint store ({@link CheckpointStore#reset}, which may go
+ * back) (ZooKeeper, or the target's {@code
  * gridway_checkpoint} in the same way the data path writes it). Then it deletes the request and lets {@code delegate}
  * start the partition from the new checkpoint.
  *
@@ -62,7 +63,7 @@ public final class CheckpointResetOwner implements PartitionOwner {
         after.add(new Checkpoint(group, partition, c.microPartition(), to, generation, now));
       }
     }
-    store.write(after);
+    store.reset(after);
     resets.remove(group, partition);
     String was = before.stream().filter(Checkpoint::isWhole).findFirst().map(c -> c.scn().toString()).orElse("none");
     LOG.info("group {} partition {}: checkpoint reset from {} to {} as {} asked", group, partition, was, to, reset.user());

@@ -3,6 +3,7 @@ package io.gridway.admin;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -219,5 +220,53 @@ class AdminBrowserIT {
     browser.findElement(By.id("logout")).click();
     visible("login-page");
     assertThat(browser.manage().getCookieNamed(Api.COOKIE)).isNull();
+  }
+
+  @Test
+  void aResetGoesThroughADryRunAndTheNextLeaderRestartsFromIt() throws Exception {
+    expectedConsoleErrors.add("/reset - Failed to load resource: the server responded with a status of 409");
+    logIn("admin", grid.adminPassword());
+    browser.findElement(By.id("nav-groups")).click();
+    visible("pause-orders-0").click();
+    visible("resume-orders-0");
+    await().atMost(PATIENCE).until(() -> !grid.leaders.containsKey(0));
+    try {
+      visible("reset-orders-0").click();
+      WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+      wait.until(ExpectedConditions.attributeToBe(By.id("reset-scn"), "value", "1000"));
+      assertThat(visible("reset-current").getText()).contains("Checkpoint now: 1000").contains("paused");
+      WebElement scn = browser.findElement(By.id("reset-scn"));
+      scn.clear();
+      scn.sendKeys("950", Keys.ENTER); // Enter runs the dry run
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("reset-plan-table"), "replay"));
+      assertThat(browser.findElement(By.id("reset-plan-table")).getText()).contains("From SCN 1000").contains("To SCN 950")
+          .contains("SCN distance 50");
+      assertThat(browser.findElement(By.id("reset-warnings")).getText()).contains("applied again");
+      screenshot("reset-dry-run");
+
+      // another operator asks for a different reset meanwhile: confirming the old dry run is refused with the reason
+      ApiClient other = grid.loggedInAdmin();
+      JsonNode theirs = other.send("POST", "/api/v1/groups/orders/partitions/0/reset", "{\"to\":\"scn\",\"scn\":\"990\"}").body();
+      assertThat(other.send("POST", "/api/v1/groups/orders/partitions/0/reset", "{\"to\":\"scn\",\"scn\":\"990\",\"dryRun\":false}",
+          theirs.get("version").asText()).status()).isEqualTo(202);
+      browser.findElement(By.id("reset-confirm")).click();
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("reset-message"), "changed since the dry run"));
+      screenshot("reset-stale");
+
+      browser.findElement(By.id("reset-dry-run")).click();
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("reset-warnings"), "replaces the reset to 990"));
+      browser.findElement(By.id("reset-confirm")).click();
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("reset-message"), "reset to 950 recorded"));
+      assertThat(browser.findElement(By.id("reset-current")).getText()).contains("reset to 950 (asked by admin)");
+    } finally {
+      visible("resume-orders-0").click();
+    }
+    await().atMost(PATIENCE).until(() -> grid.leaders.containsKey(0));
+    assertThat(grid.checkpoint(0)).isEqualTo(950);
+    await().atMost(PATIENCE).pollInterval(Duration.ofMillis(300)).untilAsserted(() -> {
+      browser.findElement(By.id("refresh")).click();
+      assertThat(cellText(0, "tr")).contains("950");
+    });
+    grid.putBackCheckpoint(0);
   }
 }

@@ -25,8 +25,9 @@ class ApiError extends Error {
   }
 }
 
-async function api(method, path, body) {
+async function api(method, path, body, version) {
   const headers = {};
+  if (version !== undefined) headers['If-Match'] = `"${version}"`;
   if (method !== 'GET') headers['X-CSRF-Token'] = session.csrf || '';
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const response = await fetch(API + path, {
@@ -85,6 +86,11 @@ async function start() {
     showLogin();
   });
   $('create-group').addEventListener('submit', createGroup);
+  $('reset-form').addEventListener('submit', (event) => { event.preventDefault(); resetDryRun(); });
+  $('reset-to').addEventListener('change', showResetInputs);
+  $('reset-confirm').addEventListener('click', resetConfirm);
+  $('reset-cancel-pending').addEventListener('click', resetCancelPending);
+  $('reset-close').addEventListener('click', () => { $('reset-form').hidden = true; reset.target = null; });
   $('refresh').addEventListener('click', () => render());
   window.addEventListener('hashchange', () => render());
   const s = await api('GET', '/session');
@@ -179,7 +185,7 @@ function groupBox(g) {
       if (window.confirm(`Delete group ${g.name} and its checkpoints?`)) await api('DELETE', `/groups/${name}`);
     }));
   }
-  const head = el('tr', {}, ...['Partition', 'Leader', 'Standbys', 'Checkpoint SCN', 'Behind (SCN)', 'Lag (ms)', 'State', '']
+  const head = el('tr', {}, ...['Partition', 'Leader', 'Standbys', 'Checkpoint SCN', 'Behind (SCN)', 'Lag (ms)', 'State', '', '']
     .map((h) => el('th', { text: h })));
   const rows = g.partitionStates.map((p) => {
     const action = !canWrite() || g.paused ? '' : p.paused
@@ -193,7 +199,8 @@ function groupBox(g) {
       el('td', { class: 'num', text: p.scnBehind ?? '—' }),
       el('td', { class: 'num', text: p.lagMillis == null ? '—' : String(p.lagMillis) }),
       el('td', { class: p.paused ? 'paused state' : 'state', text: p.paused ? 'paused' : (p.leader ? 'running' : 'no leader') }),
-      el('td', {}, action));
+      el('td', {}, action),
+      el('td', {}, canWrite() ? button('Reset…', `reset-${g.name}-${p.partition}`, () => openReset(g.name, p.partition)) : ''));
     return tr;
   });
   box.append(el('div', { class: 'table-wrap' }, el('table', { class: 'partitions' }, el('thead', {}, head), el('tbody', {}, ...rows))));
@@ -247,6 +254,105 @@ async function renderAudit() {
   const entries = await api('GET', '/audit?limit=200');
   const show = (v) => (v == null ? '—' : JSON.stringify(v));
   fillTable($('audit'), entries.map((e) => [e.time, e.user, e.action, e.target, show(e.before), show(e.after)]));
+}
+
+// ---- checkpoint reset: dry run first, then confirm with the dry run's version ----
+
+const reset = { target: null, plan: null };
+
+function resetPath() {
+  return `/groups/${encodeURIComponent(reset.target.group)}/partitions/${reset.target.partition}/reset`;
+}
+
+function sayAtReset(text, ok = false) {
+  const m = $('reset-message');
+  m.textContent = text;
+  m.className = ok ? 'form-message ok' : 'form-message';
+  m.hidden = !text;
+}
+
+function showResetInputs() {
+  const to = $('reset-to').value;
+  $('reset-scn-label').hidden = to !== 'scn';
+  $('reset-shift-label').hidden = to !== 'shift';
+  $('reset-confirm').disabled = true;
+}
+
+async function openReset(group, partition) {
+  reset.target = { group, partition };
+  reset.plan = null;
+  sayAtReset('');
+  $('reset-plan').hidden = true;
+  $('reset-title').textContent = `Reset the checkpoint of ${group} partition ${partition}`;
+  const now = await api('GET', resetPath());
+  $('reset-scn').value = now.currentScn ?? '';
+  $('reset-shift').value = '0';
+  $('reset-to').value = 'scn';
+  showResetInputs();
+  describeCurrent(now);
+  $('reset-form').hidden = false;
+  $('reset-scn').focus();
+}
+
+function describeCurrent(state) {
+  let text = `Checkpoint now: ${state.currentScn ?? 'none'}; ${state.paused ? 'paused' : 'running (pause it to reset)'}.`;
+  if (state.pending) text += ` Waiting to be carried out on resume: reset to ${state.pending.scn} (asked by ${state.pending.user}).`;
+  $('reset-current').textContent = text;
+  $('reset-cancel-pending').hidden = !state.pending;
+}
+
+function resetBody(dryRun) {
+  const to = $('reset-to').value;
+  const body = { to, dryRun };
+  if (to === 'scn') body.scn = $('reset-scn').value.trim();
+  if (to === 'shift') {
+    const v = $('reset-shift').value.trim();
+    body.shift = /^[-+]?\d+$/.test(v) ? Number(v) : v;
+  }
+  return body;
+}
+
+function showPlan(plan) {
+  reset.plan = plan;
+  const rows = [['From SCN', plan.currentScn ?? 'none'], ['To SCN', plan.targetScn], ['Change', plan.change],
+    ['SCN distance', plan.scnDistance ?? '—'], ['Relays hold', plan.relayOldestScn == null ? 'unknown' : `${plan.relayOldestScn} … ${plan.relayNewestScn}`]];
+  $('reset-plan-table').tBodies[0].replaceChildren(...rows.map(([k, v]) => el('tr', {}, el('th', { text: k }), el('td', { text: v }))));
+  $('reset-warnings').replaceChildren(...plan.warnings.map((w) => el('li', { text: w })));
+  $('reset-plan').hidden = false;
+  $('reset-confirm').disabled = !plan.paused;
+  describeCurrent(plan);
+}
+
+async function resetDryRun() {
+  sayAtReset('');
+  try {
+    showPlan(await api('POST', resetPath(), resetBody(true)));
+  } catch (e) {
+    $('reset-confirm').disabled = true;
+    sayAtReset(e.message);
+  }
+}
+
+async function resetConfirm() {
+  sayAtReset('');
+  try {
+    const plan = await api('POST', resetPath(), resetBody(false), reset.plan.version);
+    showPlan(plan);
+    $('reset-confirm').disabled = true;
+    sayAtReset(`reset to ${plan.targetScn} recorded: the partition restarts after it when it is resumed`, true);
+  } catch (e) {
+    sayAtReset(e.message);
+  }
+}
+
+async function resetCancelPending() {
+  sayAtReset('');
+  try {
+    describeCurrent(await api('DELETE', resetPath()));
+    sayAtReset('the waiting reset was cancelled', true);
+  } catch (e) {
+    sayAtReset(e.message);
+  }
 }
 
 start().catch((e) => say(e.message));
