@@ -291,6 +291,7 @@ async function openReset(group, partition) {
   showResetInputs();
   describeCurrent(now);
   $('reset-form').hidden = false;
+  $('reset-form').scrollIntoView();
   $('reset-scn').focus();
 }
 
