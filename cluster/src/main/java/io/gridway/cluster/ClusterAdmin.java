@@ -289,6 +289,21 @@ public final class ClusterAdmin implements AutoCloseable {
     }
   }
 
+  /**
+   * Enables or disables an instance: a disabled one keeps its registration but Helix moves every partition off it
+   * (a relay stops serving, a consumer stops leading) until it is enabled again; a restart of the process keeps it
+   * disabled.
+   *
+   * @throws IllegalArgumentException when the cluster has no such instance
+   */
+  public void enableInstance(String instance, boolean enabled) {
+    if (!admin.getInstancesInCluster(cluster).contains(Helix.requireName(instance, "instance"))) {
+      throw new IllegalArgumentException("no instance " + instance + " in cluster " + cluster);
+    }
+    admin.setInstanceOperation(cluster, instance,
+        enabled ? InstanceConstants.InstanceOperation.ENABLE : InstanceConstants.InstanceOperation.DISABLE);
+  }
+
   /** Registers or updates a participant: its endpoint and tags (the resources it may hold). */
   void registerInstance(String instance, String endpoint, List<String> tags) {
     Helix.requireName(instance, "instance");

@@ -35,9 +35,11 @@ final class Api {
   private final AuditLog audit;
   private final Clock clock;
   private final PartitionResets resets;
+  private final RelayProbe relayProbe;
 
   Api(Grid grid, Users users, Sessions sessions, AuditLog audit, RelayProbe relays, Clock clock) {
     this.resets = new PartitionResets(grid, relays, audit, clock);
+    this.relayProbe = relays;
     this.grid = grid;
     this.users = users;
     this.sessions = sessions;
@@ -76,6 +78,12 @@ final class Api {
         case "POST" -> addUser(request, session);
         default -> throw methodNotAllowed(m, request.path());
       };
+    }
+    if (s.equals(List.of("relays")) && m.equals("GET")) {
+      return json(HttpResponseStatus.OK, relays());
+    }
+    if (s.size() == 3 && s.get(0).equals("instances") && m.equals("POST") && (s.get(2).equals("enable") || s.get(2).equals("disable"))) {
+      return enableInstance(session, s.get(1), s.get(2).equals("enable"));
     }
     if (!s.isEmpty() && s.get(0).equals("groups")) {
       return groups(request, session, s, m);
@@ -176,6 +184,36 @@ final class Api {
     audit.record(session.user(), "user.put", "user " + name, before == null ? null : Map.of("role", before),
         Map.of("role", role.wireName()));
     return json(HttpResponseStatus.CREATED, Map.of("name", name, "role", role.wireName()));
+  }
+
+  // ---- relays and instances ----
+
+  private List<RelayView> relays() {
+    ClusterStatus status = grid.status();
+    List<ClusterStatus.Instance> instances = status.instances().stream()
+        .filter(i -> i.tags().stream().anyMatch(t -> t.startsWith("relay."))).toList();
+    List<String> asked = instances.stream().filter(i -> i.live() && i.endpoint() != null).map(ClusterStatus.Instance::endpoint).toList();
+    Map<String, RelayProbe.Answer> answers = new LinkedHashMap<>();
+    for (RelayProbe.Answer a : relayProbe.ask(asked)) {
+      answers.put(a.endpoint(), a);
+    }
+    return instances.stream().map(i -> RelayView.of(i, i.live() ? answers.get(i.endpoint()) : null)).toList();
+  }
+
+  private Response enableInstance(Sessions.Session session, String name, boolean enable) {
+    require(session, Role.OPERATOR, enable ? "enable instances" : "disable instances");
+    if (!NAME.matcher(name).matches()) {
+      throw ApiException.badField("instance", "'" + name + "' is not an instance name");
+    }
+    ClusterStatus.Instance before = grid.status().instances().stream().filter(i -> i.name().equals(name)).findFirst()
+        .orElseThrow(() -> ApiException.notFound("no instance '" + name + "'"));
+    grid.admin(a -> {
+      a.enableInstance(name, enable);
+      return null;
+    });
+    audit.record(session.user(), enable ? "instance.enable" : "instance.disable", "instance " + name,
+        Map.of("enabled", before.enabled()), Map.of("enabled", enable));
+    return json(HttpResponseStatus.OK, grid.status().instances().stream().filter(i -> i.name().equals(name)).findFirst().orElseThrow());
   }
 
   // ---- groups ----

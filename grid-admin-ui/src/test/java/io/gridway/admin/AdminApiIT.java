@@ -232,6 +232,51 @@ class AdminApiIT {
     assertThat(api.send("DELETE", "/api/v1/groups/orders/partitions/0/reset", null).status()).isEqualTo(404);
   }
 
+  @Test
+  void relaysShowTheirBufferRangeHealthAndPolicyVersionsAsTheyReportThem() throws Exception {
+    ApiClient api = grid.loggedInAdmin();
+    JsonNode relay = await().atMost(PATIENCE).until(() -> api.get("/api/v1/relays").body().get(0),
+        r -> r.get("sources").size() == 1 && !r.get("sources").get(0).get("newestScn").asText().equals("0"));
+    assertThat(relay.get("instance").asText()).isEqualTo("relay1");
+    assertThat(relay.get("endpoint").asText()).isEqualTo(grid.relay.endpoint());
+    assertThat(relay.get("serves").toString()).isEqualTo("[\"shop\"]");
+    assertThat(relay.get("health").asText()).isEqualTo("UP");
+    JsonNode shop = relay.get("sources").get(0);
+    assertThat(shop.get("source").asText()).isEqualTo("shop");
+    assertThat(shop.get("sourceHealth").asText()).isEqualTo("UP");
+    assertThat(shop.get("serving").asText()).isEqualTo("READY");
+    // the same range the relay's own /v1/sources gives, read after ours: ours is no newer
+    long oldest = Long.parseUnsignedLong(shop.get("oldestScn").asText());
+    long newest = Long.parseUnsignedLong(shop.get("newestScn").asText());
+    assertThat(Long.compareUnsigned(oldest, newest)).isLessThanOrEqualTo(0);
+    assertThat(Long.compareUnsigned(newest, grid.relay.relay().buffer().newestScn())).isLessThanOrEqualTo(0);
+    assertThat(shop.get("policies").isArray()).isTrue();
+
+    // a reset to "latest" takes the relays' newest SCN
+    JsonNode latest = api.send("POST", "/api/v1/groups/orders/partitions/3/reset", "{\"to\":\"latest\"}").body();
+    assertThat(Long.compareUnsigned(Long.parseUnsignedLong(latest.get("targetScn").asText()), newest)).isGreaterThanOrEqualTo(0);
+    assertThat(latest.get("relayOldestScn").isNull()).isFalse();
+    assertThat(latest.get("change").asText()).isIn("skip", "replay");
+  }
+
+  @Test
+  void disablingAnInstanceMovesItsPartitionsAwayUntilItIsEnabled() throws Exception {
+    ApiClient api = grid.loggedInAdmin();
+    assertThat(api.send("POST", "/api/v1/instances/nobody/disable", "{}").status()).isEqualTo(404);
+    ApiClient.Answer disabled = api.send("POST", "/api/v1/instances/c2/disable", "{}");
+    assertThat(disabled.status()).isEqualTo(200);
+    assertThat(disabled.body().get("enabled").asBoolean()).isFalse();
+    try {
+      await().atMost(PATIENCE).untilAsserted(() -> assertThat(grid.leaders.values()).containsOnly("c1").hasSize(4));
+    } finally {
+      assertThat(api.send("POST", "/api/v1/instances/c2/enable", "{}").body().get("enabled").asBoolean()).isTrue();
+    }
+    await().atMost(PATIENCE).until(() -> grid.leaders.size() == 4 && api.get("/api/v1/groups/orders").body()
+        .get("partitionStates").findValues("standbys").stream().allMatch(n -> n.size() == 1));
+    assertThat(Files.readString(grid.stateDir.resolve("audit.log"))).contains("\"action\":\"instance.disable\",\"target\":\"instance c2\","
+        + "\"before\":{\"enabled\":true},\"after\":{\"enabled\":false}");
+  }
+
   private static void assertProblem(ApiClient.Answer answer, int status, String field) {
     assertThat(answer.status()).as("status of %s", answer.body()).isEqualTo(status);
     assertThat(answer.contentType()).isEqualTo("application/problem+json");

@@ -10,7 +10,8 @@ import io.gridway.core.checkpoint.Checkpoint;
 import io.gridway.core.event.Scn;
 import java.time.Instant;
 import io.gridway.cluster.PartitionOwner;
-import io.gridway.cluster.RelayParticipant;
+import io.gridway.relay.RelayService;
+import io.gridway.relay.RelayConfig;
 import io.gridway.cluster.ZkCheckpointStore;
 import io.gridway.cluster.ZkConfig;
 import java.nio.file.Files;
@@ -42,6 +43,8 @@ final class TestGrid implements AutoCloseable {
   private final List<AutoCloseable> closeables = new ArrayList<>();
   private final Map<String, ConsumerParticipant> consumers = new java.util.LinkedHashMap<>(); // guarded by this
   final AdminService admin;
+  /** A real relay of source shop (synthetic rows), registered in the cluster as relay1. */
+  final RelayService relay;
   static final long BEHIND = 10;
   static final long LAG_MILLIS = 500;
   private final ZkCheckpointStore store;
@@ -56,9 +59,17 @@ final class TestGrid implements AutoCloseable {
       a.createOrUpdateGroup(new GroupSpec("orders", 4, 2));
       a.ensureRelayResource("shop", 2, 1);
     }
-    RelayParticipant relay = new RelayParticipant(zk, cluster, "relay1", "http://127.0.0.1:8080", "shop", RelayParticipant.Partitions.NONE);
-    relay.start();
+    relay = RelayService.create(RelayConfig.parse("""
+        source:
+          id: shop
+          partitions: 2
+          synthetic: {tables: 1, eventsPerSecond: 20}
+        buffer: {capacity: 64MiB, maxWindow: 1MiB}
+        http: {port: 0, ioThreads: 1, shutdownGrace: 0s}
+        cluster: {zk: "%s", name: %s, instance: relay1, replicas: 1}
+        """.formatted(connectString, cluster), "admin test relay"), Clock.systemUTC());
     closeables.add(relay);
+    relay.start();
     store = ZkCheckpointStore.open(zk, cluster, Clock.systemUTC());
     closeables.add(store);
     progress = GroupProgress.open(zk, cluster);
