@@ -269,4 +269,25 @@ class AdminBrowserIT {
     });
     grid.putBackCheckpoint(0);
   }
+
+  @Test
+  void theTopologyShowsEachRelaysBufferAndHealthAndDisablesAnInstance() throws Exception {
+    logIn("admin", grid.adminPassword());
+    WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("relay-status"), "READY"));
+    String relays = browser.findElement(By.id("relay-status")).getText();
+    assertThat(relays).contains("relay1").contains("shop").contains("UP").contains(" … ");
+    screenshot("relays");
+
+    visible("disable-c2").click();
+    visible("enable-c2");
+    try {
+      await().atMost(PATIENCE).untilAsserted(() -> assertThat(grid.leaders.values()).containsOnly("c1").hasSize(4));
+      assertThat(browser.findElement(By.id("instances")).getText()).containsPattern("c2 .* no ");
+    } finally {
+      visible("enable-c2").click();
+    }
+    visible("disable-c2");
+    await().atMost(PATIENCE).until(() -> grid.leaders.size() == 4);
+  }
 }

@@ -134,22 +134,39 @@ function fillTable(table, rows) {
 }
 
 async function renderTopology() {
-  const c = await api('GET', '/cluster');
+  const [c, relays] = await Promise.all([api('GET', '/cluster'), api('GET', '/relays')]);
   $('cluster-name').textContent = c.cluster;
   $('controller').textContent = c.controller ?? 'none';
-  fillTable($('instances'), c.instances.map((i) => [i.name, i.endpoint, i.live ? 'yes' : 'no', i.enabled ? 'yes' : 'no', i.tags.join(', ')]));
-  const relays = c.resources.filter((r) => r.kind === 'relay');
-  fillTable($('relays'), relays.map((r) => [r.name, String(r.partitions), String(r.replicas),
+  fillTable($('instances'), c.instances.map((i) => [i.name, i.endpoint, i.live ? 'yes' : 'no', i.enabled ? 'yes' : 'no', i.tags.join(', '),
+    !canWrite() ? '' : i.enabled
+      ? button('Disable', `disable-${i.name}`, () => api('POST', `/instances/${encodeURIComponent(i.name)}/disable`), renderTopology)
+      : button('Enable', `enable-${i.name}`, () => api('POST', `/instances/${encodeURIComponent(i.name)}/enable`), renderTopology)]));
+  const resources = c.resources.filter((r) => r.kind === 'relay');
+  fillTable($('relays'), resources.map((r) => [r.name, String(r.partitions), String(r.replicas),
     r.partitionStates.map((p) => `${p.partition}: ${Object.keys(p.states).filter((k) => p.states[k] === 'ONLINE').join(' ') || '-'}`).join('; ')]));
+  const rows = [];
+  for (const r of relays) {
+    const name = `${r.instance}${r.enabled ? '' : ' (disabled)'}`;
+    if (r.sources.length === 0) {
+      rows.push([name, r.error ?? r.health ?? (r.live ? '' : 'not live'), '', '', '', '', '', '', '']);
+    }
+    for (const s of r.sources) {
+      rows.push([name, r.health ?? '', s.source, s.oldestScn == null ? `… ${s.newestScn ?? ''}` : `${s.oldestScn} … ${s.newestScn}`,
+        s.fetchState + (s.fetchDetail ? `: ${s.fetchDetail}` : ''), s.sourceHealth ?? '', s.serving ?? '',
+        s.lagMillis == null ? '—' : String(s.lagMillis),
+        (s.policies.map((p) => `${p.name} v${p.version}`).join(', ') || 'none') + (s.policyReloadError ? ` (reload failed: ${s.policyReloadError})` : '')]);
+    }
+  }
+  fillTable($('relay-status'), rows);
 }
 
-function button(text, id, action) {
+function button(text, id, action, after = renderGroups) {
   const b = el('button', { type: 'button', id, text });
   b.addEventListener('click', async () => {
     b.disabled = true;
     try {
       await action();
-      await renderGroups();
+      await after();
     } catch (e) {
       say(e.message);
     } finally {
