@@ -36,8 +36,10 @@ final class Api {
   private final Clock clock;
   private final PartitionResets resets;
   private final RelayProbe relayProbe;
+  private final ProgressHistory history;
 
-  Api(Grid grid, Users users, Sessions sessions, AuditLog audit, RelayProbe relays, Clock clock) {
+  Api(Grid grid, Users users, Sessions sessions, AuditLog audit, RelayProbe relays, ProgressHistory history, Clock clock) {
+    this.history = history;
     this.resets = new PartitionResets(grid, relays, audit, clock);
     this.relayProbe = relays;
     this.grid = grid;
@@ -110,6 +112,10 @@ final class Api {
         case "DELETE" -> deleteGroup(session, name);
         default -> throw methodNotAllowed(m, request.path());
       };
+    }
+    if (s.size() == 3 && m.equals("GET") && s.get(2).equals("history")) {
+      requireGroup(name);
+      return json(HttpResponseStatus.OK, history.of(name));
     }
     if (s.size() == 3 && m.equals("POST") && (s.get(2).equals("pause") || s.get(2).equals("resume"))) {
       return pauseGroup(session, name, s.get(2).equals("pause"));

@@ -277,6 +277,29 @@ class AdminApiIT {
         + "\"before\":{\"enabled\":true},\"after\":{\"enabled\":false}");
   }
 
+  @Test
+  void theHistoryShowsAppliedEventsPerSecondAndLagFromTheServicesOwnSamples() throws Exception {
+    ApiClient api = grid.loggedInAdmin();
+    grid.publishApplied(3, 0);
+    await().atMost(PATIENCE).until(() -> api.get("/api/v1/groups/orders/history").body().get("partitions").get("3").size() >= 2);
+    grid.publishApplied(3, 500);
+    JsonNode point = await().atMost(PATIENCE).until(() -> {
+      JsonNode series = api.get("/api/v1/groups/orders/history").body().get("partitions").get("3");
+      for (JsonNode p : series) {
+        if (p.hasNonNull("eventsPerSecond") && p.get("eventsPerSecond").asDouble() > 0) {
+          return p;
+        }
+      }
+      return null;
+    }, java.util.Objects::nonNull);
+    // 500 events between two samples at most a few hundred ms apart
+    assertThat(point.get("eventsPerSecond").asDouble()).isGreaterThan(100);
+    assertThat(point.get("lagMillis").asLong()).isEqualTo(TestGrid.LAG_MILLIS);
+    assertThat(point.get("scnBehind").asLong()).isEqualTo(TestGrid.BEHIND);
+    assertThat(api.get("/api/v1/groups/orders/history").body().get("windowMillis").asLong()).isEqualTo(15 * 60_000);
+    assertThat(api.get("/api/v1/groups/nope/history").status()).isEqualTo(404);
+  }
+
   private static void assertProblem(ApiClient.Answer answer, int status, String field) {
     assertThat(answer.status()).as("status of %s", answer.body()).isEqualTo(status);
     assertThat(answer.contentType()).isEqualTo("application/problem+json");

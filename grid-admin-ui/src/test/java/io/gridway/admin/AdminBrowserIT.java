@@ -290,4 +290,21 @@ class AdminBrowserIT {
     visible("disable-c2");
     await().atMost(PATIENCE).until(() -> grid.leaders.size() == 4);
   }
+
+  @Test
+  void theGroupsPageChartsAppliedEventsPerSecond() throws Exception {
+    logIn("admin", grid.adminPassword());
+    browser.findElement(By.id("nav-groups")).click();
+    visible("rate-orders");
+    long[] applied = {0};
+    await().atMost(PATIENCE).pollInterval(Duration.ofMillis(300)).untilAsserted(() -> {
+      applied[0] += 120;
+      grid.publishApplied(2, applied[0]);
+      browser.findElement(By.id("refresh")).click();
+      // read in one script: the page re-renders its charts on every refresh
+      Object points = browser.executeScript("const c = document.getElementById('rate-orders'); return c ? c.dataset.points : null;");
+      assertThat(points == null ? 0 : Integer.parseInt((String) points)).isPositive();
+    });
+    screenshot("groups-rate");
+  }
 }

@@ -79,7 +79,8 @@ final class TestGrid implements AutoCloseable {
     for (String name : List.of("c1", "c2")) {
       startConsumer(name);
     }
-    admin = AdminService.start(new AdminSettings(zk, cluster, "admin1", null, 0, stateDir, null, zkTimeout), Clock.systemUTC());
+    admin = AdminService.start(new AdminSettings(zk, cluster, "admin1", null, 0, stateDir, null, zkTimeout,
+        Duration.ofMillis(200)), Clock.systemUTC());
     closeables.add(admin);
   }
 
@@ -125,6 +126,13 @@ final class TestGrid implements AutoCloseable {
   /** Puts partition {@code p}'s checkpoint back to 1000 + p (a test that reset it), under a fresh claim. */
   void putBackCheckpoint(int p) {
     store.write(List.of(Checkpoint.of("orders", p, new Scn(1000 + p), store.claim("orders", p), Instant.now())));
+  }
+
+  /** Publishes partition {@code p}'s report as its leader would, with {@code applied} events committed so far. */
+  void publishApplied(int p, long applied) {
+    long now = System.currentTimeMillis();
+    long scn = checkpoint(p);
+    progress.publish("orders", p, new GroupProgress.Report(leaders.get(p), scn, scn + BEHIND, now - LAG_MILLIS, now, applied));
   }
 
   String adminPassword() throws java.io.IOException {

@@ -64,7 +64,15 @@ public final class ConsumerService implements AutoCloseable {
                 new HelixPartitionOwner(consumer), resets, store, Clock.systemUTC())), store);
     this.progress = !config.isClustered() ? null
         : new ProgressPublisher(GroupProgress.open(config.cluster().zkConfig(), config.cluster().name()),
-            config.cluster().group(), config.cluster().instance(), consumer::statuses, Clock.systemUTC());
+            config.cluster().group(), config.cluster().instance(), consumer::statuses,
+            partition -> appliedEvents(meters, config.consumer().group(), partition), Clock.systemUTC());
+  }
+
+  /** The partition's {@code gridway.consumer.events} counter (committed events since this process led it), or -1. */
+  private static long appliedEvents(MeterRegistry meters, String group, int partition) {
+    io.micrometer.core.instrument.Counter c = meters.find("gridway.consumer.events").tag("group", group)
+        .tag("partition", Integer.toString(partition)).counter();
+    return c == null ? -1 : (long) c.count();
   }
 
   /**

@@ -186,7 +186,34 @@ async function renderGroups() {
     return;
   }
   host.replaceChildren(...groups.map(groupBox));
-  for (const g of groups) drawLag(g);
+  const histories = await Promise.all(groups.map((g) => api('GET', `/groups/${encodeURIComponent(g.name)}/history`)));
+  groups.forEach((g, i) => {
+    drawLag(g);
+    drawRate(g, histories[i]);
+  });
+}
+
+const COLOURS = ['#1f3a5f', '#c05621', '#2f855a', '#6b46c1', '#b83280', '#2c7a7b', '#975a16', '#4a5568'];
+
+function drawRate(g, history) {
+  const canvas = $(`rate-${g.name}`);
+  if (!window.Chart || !canvas) return;
+  const series = Object.entries(history.partitions);
+  const longest = series.reduce((a, [, points]) => (points.length > a.length ? points : a), []);
+  const time = (ms) => new Date(ms).toISOString().substring(11, 19);
+  charts.set(`rate-${g.name}`, new window.Chart(canvas, {
+    type: 'line',
+    data: {
+      labels: longest.map((p) => time(p.millis)),
+      datasets: series.map(([partition, points], i) => ({
+        label: `p${partition}`, data: points.map((p) => p.eventsPerSecond), borderColor: COLOURS[i % COLOURS.length],
+        backgroundColor: COLOURS[i % COLOURS.length], spanGaps: false, pointRadius: 0,
+      })),
+    },
+    options: { animation: false, maintainAspectRatio: false, scales: { y: { beginAtZero: true, title: { display: true, text: 'applied events/s' } } },
+      plugins: { title: { display: true, text: 'applied events/s, last 15 minutes (UTC)' } } },
+  }));
+  canvas.dataset.points = String(series.reduce((n, [, points]) => n + points.filter((p) => p.eventsPerSecond != null).length, 0));
 }
 
 function groupBox(g) {
@@ -221,7 +248,9 @@ function groupBox(g) {
     return tr;
   });
   box.append(el('div', { class: 'table-wrap' }, el('table', { class: 'partitions' }, el('thead', {}, head), el('tbody', {}, ...rows))));
-  box.append(el('div', { class: 'chart' }, el('canvas', { id: `lag-${g.name}`, 'aria-label': `lag per partition of ${g.name}`, role: 'img' })));
+  box.append(el('div', { class: 'charts' },
+    el('div', { class: 'chart' }, el('canvas', { id: `rate-${g.name}`, 'aria-label': `applied events per second of ${g.name} over the last 15 minutes`, role: 'img' })),
+    el('div', { class: 'chart' }, el('canvas', { id: `lag-${g.name}`, 'aria-label': `lag per partition of ${g.name}`, role: 'img' }))));
   return box;
 }
 
