@@ -116,7 +116,8 @@ class AdminApiIT {
     assertProblem(api.send("POST", "/api/v1/groups", "{\"name\":\"g1\",\"partitions\":4,\"colour\":\"red\"}"), 400, "colour");
     assertProblem(api.send("POST", "/api/v1/groups", "{not json"), 400, "body");
     assertThat(api.send("POST", "/api/v1/groups", "name=g1", "application/x-www-form-urlencoded", api.csrf).status()).isEqualTo(415);
-    assertProblem(api.send("PUT", "/api/v1/groups/orders", "{\"replicas\":2,\"partitions\":8}"), 400, "partitions");
+    assertProblem(api.send("PUT", "/api/v1/groups/orders", "{\"replicas\":2,\"partitions\":8}",
+        api.get("/api/v1/groups/orders").body().get("version").asText()), 400, "partitions");
     assertProblem(api.send("POST", "/api/v1/groups/orders/partitions/x/pause", "{}"), 400, "partition");
     assertProblem(api.get("/api/v1/audit?limit=-1"), 400, "limit");
     assertThat(api.get("/api/v1/groups/nope").status()).isEqualTo(404);
@@ -132,11 +133,20 @@ class AdminApiIT {
     ApiClient.Answer created = api.send("POST", "/api/v1/groups", "{\"name\":\"audit-me\",\"partitions\":3,\"replicas\":1}");
     assertThat(created.status()).isEqualTo(201);
     assertThat(created.body().get("partitions").asInt()).isEqualTo(3);
-    assertThat(api.send("PUT", "/api/v1/groups/audit-me", "{\"replicas\":2}").body().get("replicas").asInt()).isEqualTo(2);
+    String v1 = created.body().get("version").asText();
+    assertThat(api.send("PUT", "/api/v1/groups/audit-me", "{\"replicas\":2}").status()).as("no version").isEqualTo(428);
+    JsonNode updated = api.send("PUT", "/api/v1/groups/audit-me", "{\"replicas\":2}", v1).body();
+    assertThat(updated.get("replicas").asInt()).isEqualTo(2);
+    ApiClient.Answer stale = api.send("PUT", "/api/v1/groups/audit-me", "{\"replicas\":3}", v1);
+    assertThat(stale.status()).as("based on the version before the last change").isEqualTo(409);
+    assertThat(stale.body().get("detail").asText()).isEqualTo("group audit-me was changed since you loaded it (now 2 replicas): "
+        + "reload it and make your change again");
+    assertThat(api.send("DELETE", "/api/v1/groups/audit-me", null, v1).status()).isEqualTo(409);
+    assertThat(api.send("POST", "/api/v1/groups/audit-me/pause", "{}", v1).status()).isEqualTo(409);
     try (io.gridway.cluster.ClusterAdmin admin = new io.gridway.cluster.ClusterAdmin(grid.zk, grid.cluster)) {
       assertThat(admin.groups().get("audit-me").replicas()).isEqualTo(2);
     }
-    assertThat(api.send("DELETE", "/api/v1/groups/audit-me", null).status()).isEqualTo(204);
+    assertThat(api.send("DELETE", "/api/v1/groups/audit-me", null, updated.get("version").asText()).status()).isEqualTo(204);
     assertThat(api.get("/api/v1/groups/audit-me").status()).isEqualTo(404);
     String log = Files.readString(grid.stateDir.resolve("audit.log"), StandardCharsets.UTF_8);
     assertThat(log).contains("\"action\":\"group.create\",\"target\":\"group audit-me\",\"before\":null")
@@ -280,10 +290,11 @@ class AdminApiIT {
   @Test
   void theHistoryShowsAppliedEventsPerSecondAndLagFromTheServicesOwnSamples() throws Exception {
     ApiClient api = grid.loggedInAdmin();
-    grid.publishApplied(3, 0);
-    await().atMost(PATIENCE).until(() -> api.get("/api/v1/groups/orders/history").body().get("partitions").get("3").size() >= 2);
-    grid.publishApplied(3, 500);
-    JsonNode point = await().atMost(PATIENCE).until(() -> {
+    long[] applied = {0};
+    // published again on every poll: a leader moved by an earlier test's rebalance starts its report afresh
+    JsonNode point = await().atMost(PATIENCE).pollInterval(Duration.ofMillis(250)).until(() -> {
+      applied[0] += 500;
+      grid.publishApplied(3, applied[0]);
       JsonNode series = api.get("/api/v1/groups/orders/history").body().get("partitions").get("3");
       for (JsonNode p : series) {
         if (p.hasNonNull("eventsPerSecond") && p.get("eventsPerSecond").asDouble() > 0) {
@@ -292,7 +303,7 @@ class AdminApiIT {
       }
       return null;
     }, java.util.Objects::nonNull);
-    // 500 events between two samples at most a few hundred ms apart
+    // 500 events per poll of 250 ms, sampled every 200 ms
     assertThat(point.get("eventsPerSecond").asDouble()).isGreaterThan(100);
     assertThat(point.get("lagMillis").asLong()).isEqualTo(TestGrid.LAG_MILLIS);
     assertThat(point.get("scnBehind").asLong()).isEqualTo(TestGrid.BEHIND);

@@ -305,6 +305,36 @@ class AdminBrowserIT {
       Object points = browser.executeScript("const c = document.getElementById('rate-orders'); return c ? c.dataset.points : null;");
       assertThat(points == null ? 0 : Integer.parseInt((String) points)).isPositive();
     });
+    await().atMost(PATIENCE).until(() -> browser.executeScript(
+        "const c = document.getElementById('rate-orders'); if (!c || !c.dataset.points) return false; c.scrollIntoView(); return true;")
+        .equals(Boolean.TRUE));
     screenshot("groups-rate");
+  }
+
+  @Test
+  void aChangeBasedOnAStalePageIsRefusedWithTheReason() throws Exception {
+    expectedConsoleErrors.add("/api/v1/groups/orders - Failed to load resource: the server responded with a status of 409");
+    logIn("admin", grid.adminPassword());
+    browser.findElement(By.id("nav-groups")).click();
+    visible("edit-orders").click();
+    WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+    wait.until(ExpectedConditions.attributeToBe(By.id("edit-replicas"), "value", "2"));
+    // another operator pauses a partition meanwhile: the group's version changes
+    ApiClient other = grid.loggedInAdmin();
+    assertThat(other.send("POST", "/api/v1/groups/orders/partitions/1/pause", "{}").status()).isEqualTo(200);
+    try {
+      WebElement replicas = browser.findElement(By.id("edit-replicas"));
+      replicas.clear();
+      replicas.sendKeys("1", Keys.ENTER);
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("edit-message"), "was changed since you loaded it"));
+      assertThat(browser.findElement(By.id("edit-message")).getText()).contains("partitions [1] paused");
+      screenshot("group-stale");
+    } finally {
+      assertThat(other.send("POST", "/api/v1/groups/orders/partitions/1/resume", "{}").status()).isEqualTo(200);
+    }
+    try (io.gridway.cluster.ClusterAdmin admin = new io.gridway.cluster.ClusterAdmin(grid.zk, grid.cluster)) {
+      assertThat(admin.groups().get("orders").replicas()).as("nothing changed").isEqualTo(2);
+    }
+    await().atMost(PATIENCE).until(() -> grid.leaders.size() == 4);
   }
 }

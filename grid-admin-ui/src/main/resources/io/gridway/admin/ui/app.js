@@ -86,6 +86,8 @@ async function start() {
     showLogin();
   });
   $('create-group').addEventListener('submit', createGroup);
+  $('edit-group-form').addEventListener('submit', saveEdit);
+  $('edit-close').addEventListener('click', () => { $('edit-group-form').hidden = true; });
   $('reset-form').addEventListener('submit', (event) => { event.preventDefault(); resetDryRun(); });
   $('reset-to').addEventListener('change', showResetInputs);
   $('reset-confirm').addEventListener('click', resetConfirm);
@@ -222,19 +224,21 @@ function groupBox(g) {
   const box = el('div', { class: 'group', id: `group-${g.name}` }, title);
   if (canWrite()) {
     const name = encodeURIComponent(g.name);
+    // every write carries the version this page was rendered from: a change made meanwhile is refused (409)
     box.append(g.paused
-      ? button('Resume group', `resume-${g.name}`, () => api('POST', `/groups/${name}/resume`))
-      : button('Pause group', `pause-${g.name}`, () => api('POST', `/groups/${name}/pause`)));
+      ? button('Resume group', `resume-${g.name}`, () => api('POST', `/groups/${name}/resume`, undefined, g.version))
+      : button('Pause group', `pause-${g.name}`, () => api('POST', `/groups/${name}/pause`, undefined, g.version)));
+    box.append(' ', button('Change…', `edit-${g.name}`, async () => openEdit(g)));
     box.append(' ', button('Delete group', `delete-${g.name}`, async () => {
-      if (window.confirm(`Delete group ${g.name} and its checkpoints?`)) await api('DELETE', `/groups/${name}`);
+      if (window.confirm(`Delete group ${g.name} and its checkpoints?`)) await api('DELETE', `/groups/${name}`, undefined, g.version);
     }));
   }
   const head = el('tr', {}, ...['Partition', 'Leader', 'Standbys', 'Checkpoint SCN', 'Behind (SCN)', 'Lag (ms)', 'State', '', '']
     .map((h) => el('th', { text: h })));
   const rows = g.partitionStates.map((p) => {
     const action = !canWrite() || g.paused ? '' : p.paused
-      ? button('Resume', `resume-${g.name}-${p.partition}`, () => api('POST', `/groups/${encodeURIComponent(g.name)}/partitions/${p.partition}/resume`))
-      : button('Pause', `pause-${g.name}-${p.partition}`, () => api('POST', `/groups/${encodeURIComponent(g.name)}/partitions/${p.partition}/pause`));
+      ? button('Resume', `resume-${g.name}-${p.partition}`, () => api('POST', `/groups/${encodeURIComponent(g.name)}/partitions/${p.partition}/resume`, undefined, g.version))
+      : button('Pause', `pause-${g.name}-${p.partition}`, () => api('POST', `/groups/${encodeURIComponent(g.name)}/partitions/${p.partition}/pause`, undefined, g.version));
     const tr = el('tr', { 'data-partition': String(p.partition) },
       el('td', { class: 'num', text: String(p.partition) }),
       el('td', { class: 'leader', text: p.leader ?? '—' }),
@@ -300,6 +304,41 @@ async function renderAudit() {
   const entries = await api('GET', '/audit?limit=200');
   const show = (v) => (v == null ? '—' : JSON.stringify(v));
   fillTable($('audit'), entries.map((e) => [e.time, e.user, e.action, e.target, show(e.before), show(e.after)]));
+}
+
+// ---- change a group: the form keeps the version it was opened with ----
+
+const edit = { group: null, version: null };
+
+function sayAtEdit(text, ok = false) {
+  const m = $('edit-message');
+  m.textContent = text;
+  m.className = ok ? 'form-message ok' : 'form-message';
+  m.hidden = !text;
+}
+
+function openEdit(g) {
+  Object.assign(edit, { group: g.name, version: g.version });
+  $('edit-group-title').textContent = `Change group ${g.name}`;
+  $('edit-replicas').value = String(g.replicas);
+  sayAtEdit('');
+  $('edit-group-form').hidden = false;
+  $('edit-group-form').scrollIntoView();
+  $('edit-replicas').focus();
+}
+
+async function saveEdit(event) {
+  event.preventDefault();
+  sayAtEdit('');
+  const v = $('edit-replicas').value.trim();
+  try {
+    const g = await api('PUT', `/groups/${encodeURIComponent(edit.group)}`, { replicas: /^\d+$/.test(v) ? Number(v) : v }, edit.version);
+    edit.version = g.version;
+    sayAtEdit(`group ${g.name} now has ${g.replicas} replicas`, true);
+    await renderGroups();
+  } catch (e) {
+    sayAtEdit(e.message);
+  }
 }
 
 // ---- checkpoint reset: dry run first, then confirm with the dry run's version ----
