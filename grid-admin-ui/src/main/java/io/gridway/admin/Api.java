@@ -37,9 +37,12 @@ final class Api {
   private final PartitionResets resets;
   private final RelayProbe relayProbe;
   private final ProgressHistory history;
+  private final ParkedRows parked;
 
-  Api(Grid grid, Users users, Sessions sessions, AuditLog audit, RelayProbe relays, ProgressHistory history, Clock clock) {
+  Api(Grid grid, Users users, Sessions sessions, AuditLog audit, RelayProbe relays, ProgressHistory history, ParkedRows parked,
+      Clock clock) {
     this.history = history;
+    this.parked = parked;
     this.resets = new PartitionResets(grid, relays, audit, clock);
     this.relayProbe = relays;
     this.grid = grid;
@@ -112,6 +115,10 @@ final class Api {
         case "DELETE" -> deleteGroup(request, session, name);
         default -> throw methodNotAllowed(m, request.path());
       };
+    }
+    if (s.size() == 3 && m.equals("GET") && s.get(2).equals("parked")) {
+      requireGroup(name);
+      return json(HttpResponseStatus.OK, parked.list(name, intParam(request, "limit", 200, 1, 1000)));
     }
     if (s.size() == 3 && m.equals("GET") && s.get(2).equals("history")) {
       requireGroup(name);

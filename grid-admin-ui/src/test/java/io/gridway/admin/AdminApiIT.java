@@ -311,6 +311,35 @@ class AdminApiIT {
     assertThat(api.get("/api/v1/groups/nope/history").status()).isEqualTo(404);
   }
 
+  @Test
+  void aGroupsParkedChangesAreListedWithTheirReasonFromItsTarget() throws Exception {
+    ApiClient api = grid.loggedInAdmin();
+    grid.parkedTarget();
+    JsonNode before = api.get("/api/v1/groups/orders/parked").body();
+    grid.park(77, "id=5", "target refused: value too long for column v");
+    grid.park(78, "id=6", "another reason");
+    JsonNode all = api.get("/api/v1/groups/orders/parked").body();
+    assertThat(all.get("rows").size()).isEqualTo(before.get("rows").size() + 2);
+    assertThat(all.get("truncated").asBoolean()).isFalse();
+    JsonNode page = api.get("/api/v1/groups/orders/parked?limit=" + (all.get("rows").size() - 1)).body();
+    assertThat(page.get("truncated").asBoolean()).isTrue();
+    assertThat(page.get("rows").size()).isEqualTo(all.get("rows").size() - 1);
+    JsonNode row = all.get("rows").findParents("key").stream().filter(r -> r.get("key").asText().equals("id=5")).findFirst().orElseThrow();
+    assertThat(row.get("scn").asText()).isEqualTo("77");
+    assertThat(row.get("key").asText()).isEqualTo("id=5");
+    assertThat(row.get("reason").asText()).isEqualTo("target refused: value too long for column v");
+    assertThat(row.get("partition").asInt()).isEqualTo(1);
+    assertThat(row.has("event")).as("the row's data stays in the target").isFalse();
+    assertThat(api.get("/api/v1/groups/orders/parked").body().toString()).doesNotContain("pg.pw").doesNotContain("jdbc:");
+    assertProblem(api.get("/api/v1/groups/orders/parked?limit=0"), 400, "limit");
+    ApiClient.Answer noFile = api.send("POST", "/api/v1/groups", "{\"name\":\"no-file\",\"partitions\":1,\"replicas\":1}");
+    assertThat(api.get("/api/v1/groups/no-file/parked").body().get("detail").asText()).contains("consumerConfigs in admin.yaml");
+    assertThat(noFile.status()).isEqualTo(201);
+    ApiClient.Answer deleted = api.send("DELETE", "/api/v1/groups/no-file", null,
+        api.get("/api/v1/groups/no-file").body().get("version").asText());
+    assertThat(deleted.status()).as("%s", deleted.body()).isEqualTo(204);
+  }
+
   private static void assertProblem(ApiClient.Answer answer, int status, String field) {
     assertThat(answer.status()).as("status of %s", answer.body()).isEqualTo(status);
     assertThat(answer.contentType()).isEqualTo("application/problem+json");

@@ -212,7 +212,8 @@ class AdminBrowserIT {
     browser.findElement(By.id("nav-groups")).click();
     visible("group-orders");
     await().atMost(PATIENCE).untilAsserted(() -> assertThat(leadersShown()).hasSize(4));
-    assertThat(browser.findElements(By.cssSelector("#groups button"))).isEmpty();
+    assertThat(browser.findElements(By.cssSelector("#groups button"))).as("only reading: the parked changes")
+        .allSatisfy(b -> assertThat(b.getText()).isEqualTo("Parked changes…"));
     assertThat(browser.findElement(By.id("create-group")).isDisplayed()).isFalse();
     assertThat(browser.findElement(By.id("who-name")).getText()).isEqualTo("vic (viewer)");
     screenshot("groups-viewer");
@@ -336,5 +337,17 @@ class AdminBrowserIT {
       assertThat(admin.groups().get("orders").replicas()).as("nothing changed").isEqualTo(2);
     }
     await().atMost(PATIENCE).until(() -> grid.leaders.size() == 4);
+  }
+
+  @Test
+  void aGroupsParkedChangesShowTheirReason() throws Exception {
+    grid.park(91, "id=91", "value too long for column v (varchar 40)");
+    logIn("admin", grid.adminPassword());
+    browser.findElement(By.id("nav-groups")).click();
+    visible("show-parked-orders").click();
+    new WebDriverWait(browser, Duration.ofSeconds(20)).until(ExpectedConditions.textToBePresentInElementLocated(By.id("parked"),
+        "value too long for column v (varchar 40)"));
+    assertThat(browser.findElement(By.id("parked")).getText()).contains("id=91").contains("shop.t").contains("INSERT");
+    screenshot("parked");
   }
 }

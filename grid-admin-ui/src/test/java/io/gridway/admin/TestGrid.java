@@ -50,10 +50,14 @@ final class TestGrid implements AutoCloseable {
   private final ZkCheckpointStore store;
   private final GroupProgress progress;
   private final CheckpointResets resets;
+  /** Group orders's consumer file as the admin configuration names it; written by {@link #parkedTarget()}. */
+  final Path consumerFile;
+  private String parkedDb; // guarded by this
 
   TestGrid(String connectString, Duration zkTimeout) throws Exception {
     zk = ZkConfig.external(connectString);
     stateDir = Files.createTempDirectory("gridway-admin-").resolve("state");
+    consumerFile = stateDir.resolveSibling("orders-consumer.yaml");
     try (ClusterAdmin a = new ClusterAdmin(zk, cluster)) {
       a.init();
       a.createOrUpdateGroup(new GroupSpec("orders", 4, 2));
@@ -80,7 +84,7 @@ final class TestGrid implements AutoCloseable {
       startConsumer(name);
     }
     admin = AdminService.start(new AdminSettings(zk, cluster, "admin1", null, 0, stateDir, null, zkTimeout,
-        Duration.ofMillis(200)), Clock.systemUTC());
+        Duration.ofMillis(200), Map.of("orders", consumerFile)), Clock.systemUTC());
     closeables.add(admin);
   }
 
@@ -133,6 +137,40 @@ final class TestGrid implements AutoCloseable {
     long now = System.currentTimeMillis();
     long scn = checkpoint(p);
     progress.publish("orders", p, new GroupProgress.Report(leaders.get(p), scn, scn + BEHIND, now - LAG_MILLIS, now, applied));
+  }
+
+  /**
+   * Group orders's JDBC target, a database of the shared private PostgreSQL, created (with the consumer file naming it,
+   * its password in a file of its own) on first use: parked changes are listed from it.
+   */
+  synchronized String parkedTarget() throws java.io.IOException {
+    if (parkedDb == null) {
+      io.gridway.testkit.PrivatePostgres pg = io.gridway.testkit.PrivatePostgres.shared();
+      String db = pg.createDatabase("parked");
+      Path password = Files.writeString(stateDir.resolveSibling("pg.pw"), pg.password() + "\n");
+      Files.writeString(consumerFile, """
+          consumer:
+            source: shop
+            group: orders
+            relays: [http://127.0.0.1:1]
+            partitions: [0]
+          applier:
+            jdbc: {url: "%s", user: %s, passwordFile: %s}
+          """.formatted(pg.jdbcUrl(db), pg.user(), password));
+      parkedDb = db;
+      // the applier's tables, the dead-letter one included, are created when the target is first opened
+      if (loggedInAdmin().get("/api/v1/groups/orders/parked").status() != 200) {
+        throw new IllegalStateException("the admin service cannot read group orders's target");
+      }
+    }
+    return parkedDb;
+  }
+
+  /** Parks a change of group orders in its target as the JDBC applier does. */
+  void park(long scn, String key, String reason) throws Exception {
+    io.gridway.testkit.PrivatePostgres.shared().execute(parkedTarget(), "INSERT INTO gridway_dead_letter (\"group\", \"partition\", scn, "
+        + "source_table, target_table, op, event_key, reason, event, parked_at) VALUES ('orders', 1, " + scn + ", 'shop.t', 'shop.t', "
+        + "'INSERT', '" + key + "', '" + reason + "', '{\"op\":\"insert\"}', now())");
   }
 
   String adminPassword() throws java.io.IOException {

@@ -87,6 +87,7 @@ async function start() {
   });
   $('create-group').addEventListener('submit', createGroup);
   $('edit-group-form').addEventListener('submit', saveEdit);
+  $('parked-close').addEventListener('click', () => { $('parked-panel').hidden = true; });
   $('edit-close').addEventListener('click', () => { $('edit-group-form').hidden = true; });
   $('reset-form').addEventListener('submit', (event) => { event.preventDefault(); resetDryRun(); });
   $('reset-to').addEventListener('change', showResetInputs);
@@ -233,6 +234,7 @@ function groupBox(g) {
       if (window.confirm(`Delete group ${g.name} and its checkpoints?`)) await api('DELETE', `/groups/${name}`, undefined, g.version);
     }));
   }
+  box.append(' ', button('Parked changes…', `show-parked-${g.name}`, () => showParked(g.name), async () => {}));
   const head = el('tr', {}, ...['Partition', 'Leader', 'Standbys', 'Checkpoint SCN', 'Behind (SCN)', 'Lag (ms)', 'State', '', '']
     .map((h) => el('th', { text: h })));
   const rows = g.partitionStates.map((p) => {
@@ -304,6 +306,28 @@ async function renderAudit() {
   const entries = await api('GET', '/audit?limit=200');
   const show = (v) => (v == null ? '—' : JSON.stringify(v));
   fillTable($('audit'), entries.map((e) => [e.time, e.user, e.action, e.target, show(e.before), show(e.after)]));
+}
+
+// ---- a group's parked changes, read from its target ----
+
+async function showParked(group) {
+  $('parked-title').textContent = `Parked changes of ${group}`;
+  $('parked-panel').hidden = false;
+  const m = $('parked-message');
+  m.hidden = true;
+  try {
+    const page = await api('GET', `/groups/${encodeURIComponent(group)}/parked?limit=200`);
+    fillTable($('parked'), page.rows.map((r) => [r.parkedAt, String(r.partition), r.scn, r.sourceTable === r.targetTable ? r.sourceTable
+      : `${r.sourceTable} → ${r.targetTable}`, r.op, r.key, r.reason]));
+    $('parked-summary').textContent = page.rows.length === 0 ? 'Nothing parked.'
+      : `${page.rows.length}${page.truncated ? ' (the first; more are parked)' : ''} parked; gridway parked replay or discard acts on them.`;
+  } catch (e) {
+    fillTable($('parked'), []);
+    $('parked-summary').textContent = '';
+    m.textContent = e.message;
+    m.hidden = false;
+  }
+  $('parked-panel').scrollIntoView();
 }
 
 // ---- change a group: the form keeps the version it was opened with ----
