@@ -84,6 +84,9 @@ final class Api {
         default -> throw methodNotAllowed(m, request.path());
       };
     }
+    if (s.size() == 2 && s.get(0).equals("policy") && m.equals("POST") && (s.get(1).equals("validate") || s.get(1).equals("explain"))) {
+      return policy(request, s.get(1).equals("explain"));
+    }
     if (s.equals(List.of("relays")) && m.equals("GET")) {
       return json(HttpResponseStatus.OK, relays());
     }
@@ -197,6 +200,35 @@ final class Api {
     audit.record(session.user(), "user.put", "user " + name, before == null ? null : Map.of("role", before),
         Map.of("role", role.wireName()));
     return json(HttpResponseStatus.CREATED, Map.of("name", name, "role", role.wireName()));
+  }
+
+  // ---- policies ----
+
+  private final PolicyTools policies = new PolicyTools();
+
+  private Response policy(Request request, boolean explain) {
+    JsonNode body = jsonBody(request, explain ? Set.of("policy", "table", "row", "op") : Set.of("policy"));
+    String policy = requiredText(body, "policy");
+    if (!explain) {
+      return json(HttpResponseStatus.OK, policies.validate(policy));
+    }
+    String table = requiredText(body, "table");
+    if (!table.matches("[^.\\s]+\\.[^.\\s]+")) {
+      throw ApiException.badField("table", "'" + table + "' is not database.table");
+    }
+    String row = requiredText(body, "row");
+    try {
+      if (!JSON.readTree(row).isObject()) {
+        throw ApiException.badField("row", "must be a JSON object of column values");
+      }
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw ApiException.badField("row", "not JSON: " + e.getOriginalMessage());
+    }
+    String op = body.hasNonNull("op") ? requiredText(body, "op") : "insert";
+    if (!Set.of("insert", "update", "delete").contains(op)) {
+      throw ApiException.badField("op", "'" + op + "' is not insert, update or delete");
+    }
+    return json(HttpResponseStatus.OK, policies.explain(policy, table, row, op));
   }
 
   // ---- relays and instances ----

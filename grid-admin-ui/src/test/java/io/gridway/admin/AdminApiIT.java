@@ -340,6 +340,37 @@ class AdminApiIT {
     assertThat(deleted.status()).as("%s", deleted.body()).isEqualTo(204);
   }
 
+  static final String POLICY = """
+      name: shop-fetch
+      version: 3
+      include: ['shop.*']
+      default-partition: 0
+      rules:
+        - name: paid-orders
+          tables: [shop.orders]
+          where: row.status == "PAID" || op == "DELETE"
+      """;
+
+  @Test
+  void aPolicyIsValidatedAndExplainedByThePolicyEnginesOwnCommands() throws Exception {
+    ApiClient api = grid.loggedInAdmin();
+    JsonNode valid = api.send("POST", "/api/v1/policy/validate", "{\"policy\":" + ApiClient.quote(POLICY) + "}").body();
+    assertThat(valid.get("ok").asBoolean()).as("%s", valid).isTrue();
+    assertThat(valid.get("output").asText()).startsWith("policy.yaml: OK");
+    JsonNode invalid = api.send("POST", "/api/v1/policy/validate", "{\"policy\":" + ApiClient.quote(POLICY.replace("row.status", "row.status ==")) + "}").body();
+    assertThat(invalid.get("ok").asBoolean()).isFalse();
+    assertThat(invalid.get("output").asText()).startsWith("policy.yaml:").doesNotContain("/tmp");
+
+    String explain = "{\"policy\":" + ApiClient.quote(POLICY) + ",\"table\":\"shop.orders\",\"row\":" + ApiClient.quote("{\"id\":1,\"status\":\"%s\"}") + "}";
+    JsonNode kept = api.send("POST", "/api/v1/policy/explain", explain.formatted("PAID")).body();
+    assertThat(kept.get("output").asText()).contains("policy 'shop-fetch' version 3").contains("result: KEPT in partition 0");
+    JsonNode dropped = api.send("POST", "/api/v1/policy/explain", explain.formatted("NEW")).body();
+    assertThat(dropped.get("output").asText()).contains("result: DROPPED");
+    assertProblem(api.send("POST", "/api/v1/policy/explain", "{\"policy\":\"x\",\"table\":\"orders\",\"row\":\"{}\"}"), 400, "table");
+    assertProblem(api.send("POST", "/api/v1/policy/explain", "{\"policy\":\"x\",\"table\":\"shop.orders\",\"row\":\"{id\"}"), 400, "row");
+    assertProblem(api.send("POST", "/api/v1/policy/explain", "{\"policy\":\"x\",\"table\":\"shop.orders\",\"row\":\"{}\",\"op\":\"merge\"}"), 400, "op");
+  }
+
   private static void assertProblem(ApiClient.Answer answer, int status, String field) {
     assertThat(answer.status()).as("status of %s", answer.body()).isEqualTo(status);
     assertThat(answer.contentType()).isEqualTo("application/problem+json");

@@ -350,4 +350,20 @@ class AdminBrowserIT {
     assertThat(browser.findElement(By.id("parked")).getText()).contains("id=91").contains("shop.t").contains("INSERT");
     screenshot("parked");
   }
+
+  @Test
+  void aPolicyIsValidatedAndARowExplainedInTheBrowser() throws Exception {
+    logIn("admin", grid.adminPassword());
+    browser.findElement(By.id("nav-policy")).click();
+    // the text is set by script: typing 200 characters of YAML key by key takes seconds
+    browser.executeScript("document.getElementById('policy-text').value = arguments[0];", AdminApiIT.POLICY);
+    browser.findElement(By.id("policy-validate")).click();
+    WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("policy-output"), "policy.yaml: OK"));
+    browser.findElement(By.id("policy-table")).sendKeys("shop.orders");
+    browser.findElement(By.id("policy-row")).sendKeys("{\"id\":7,\"status\":\"PAID\"}");
+    browser.findElement(By.id("policy-explain")).click();
+    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("policy-output"), "result: KEPT in partition 0"));
+    screenshot("policy-explain");
+  }
 }

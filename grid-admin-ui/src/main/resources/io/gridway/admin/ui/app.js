@@ -56,7 +56,7 @@ function canWrite() {
 
 function showLogin() {
   clearInterval(refreshTimer);
-  for (const id of ['topology-page', 'groups-page', 'audit-page']) $(id).hidden = true;
+  for (const id of ['topology-page', 'groups-page', 'policy-page', 'audit-page']) $(id).hidden = true;
   $('nav').hidden = true;
   $('who').hidden = true;
   $('login-page').hidden = false;
@@ -87,6 +87,8 @@ async function start() {
   });
   $('create-group').addEventListener('submit', createGroup);
   $('edit-group-form').addEventListener('submit', saveEdit);
+  $('policy-form').addEventListener('submit', (event) => { event.preventDefault(); runPolicy('validate'); });
+  $('policy-explain').addEventListener('click', () => runPolicy('explain'));
   $('parked-close').addEventListener('click', () => { $('parked-panel').hidden = true; });
   $('edit-close').addEventListener('click', () => { $('edit-group-form').hidden = true; });
   $('reset-form').addEventListener('submit', (event) => { event.preventDefault(); resetDryRun(); });
@@ -118,7 +120,7 @@ function enter() {
 
 async function render(announce = true) {
   const page = (location.hash || '#topology').substring(1);
-  for (const name of ['topology', 'groups', 'audit']) {
+  for (const name of ['topology', 'groups', 'policy', 'audit']) {
     $(`${name}-page`).hidden = name !== page;
     if (name === page) $(`nav-${name}`).setAttribute('aria-current', 'page'); else $(`nav-${name}`).removeAttribute('aria-current');
   }
@@ -306,6 +308,23 @@ async function renderAudit() {
   const entries = await api('GET', '/audit?limit=200');
   const show = (v) => (v == null ? '—' : JSON.stringify(v));
   fillTable($('audit'), entries.map((e) => [e.time, e.user, e.action, e.target, show(e.before), show(e.after)]));
+}
+
+// ---- policy validate / explain: the policy engine's own commands, run by the admin service ----
+
+async function runPolicy(what) {
+  const body = { policy: $('policy-text').value };
+  if (what === 'explain') Object.assign(body, { table: $('policy-table').value.trim(), row: $('policy-row').value.trim(), op: $('policy-op').value });
+  const out = $('policy-output');
+  try {
+    const result = await api('POST', `/policy/${what}`, body);
+    out.textContent = result.output;
+    out.className = result.ok ? '' : 'bad';
+  } catch (e) {
+    out.textContent = e.message;
+    out.className = 'bad';
+  }
+  out.hidden = false;
 }
 
 // ---- a group's parked changes, read from its target ----
