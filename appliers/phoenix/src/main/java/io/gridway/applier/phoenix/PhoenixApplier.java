@@ -93,14 +93,14 @@ final class PhoenixApplier implements BatchHandler {
   private int applyRow(Connection c, Map<String, PreparedStatement> statements, ChangeEvent e, int partition,
       int position) throws SQLException {
     if (e.op() == Operation.SCHEMA_CHANGE) {
-      table(c, e.schema());
+      table(e.schema());
       return 0;
     }
     if (e.op() == Operation.TRUNCATE) {
       throw new UnsupportedChangeException("TRUNCATE of " + e.schema().qualifiedName() + " at SCN " + e.scn()
           + " cannot be applied by guarded row writes (README.md: use change-log mode, or re-snapshot the table)");
     }
-    GuardedTable table = table(c, e.schema());
+    GuardedTable table = table(e.schema());
     if (!e.schema().hasPrimaryKey()) {
       if (e.op() != Operation.INSERT) {
         throw new UnsupportedChangeException(e.op() + " on " + e.schema().qualifiedName() + " (no primary key) at SCN "
@@ -150,19 +150,23 @@ final class PhoenixApplier implements BatchHandler {
     return new BigDecimal(new BigInteger(Long.toUnsignedString(scn)).multiply(MASK_32).add(BigInteger.valueOf(position)));
   }
 
-  private GuardedTable table(Connection c, TableSchema schema) throws SQLException {
+  private GuardedTable table(TableSchema schema) throws SQLException {
     GuardedTable table = tables.get(schema.id());
-    return table != null ? table : create(c, schema);
+    return table != null ? table : create(schema);
   }
 
-  /** Creates the base table and view of a table version seen for the first time, and adds columns it gained. */
-  private synchronized GuardedTable create(Connection c, TableSchema schema) throws SQLException {
+  /**
+   * Creates the base table and view of a table version seen for the first time, and adds columns it gained. On a
+   * connection of its own: Phoenix drops a connection's uncommitted mutations when it runs DDL, which would lose the
+   * batch's rows written so far (PhoenixKillIT found it).
+   */
+  private synchronized GuardedTable create(TableSchema schema) throws SQLException {
     GuardedTable table = tables.get(schema.id());
     if (table != null) {
       return table;
     }
     table = new GuardedTable(schema);
-    try (Statement s = c.createStatement()) {
+    try (Connection c = connections.open(); Statement s = c.createStatement()) {
       for (String ddl : table.createDdl(config.columnFamily(), config.saltBuckets())) {
         s.execute(ddl);
       }
