@@ -39,8 +39,8 @@ import org.junit.jupiter.api.Timeout;
  * kill -9 into Phoenix: {@link KillWorkload} writes inserts, updates, deletes and primary-key changes (keys reused)
  * plus a keyless insert-only table into the private MariaDB; a relay reads its binlog; {@link ConsumerMain} in its
  * own JVM applies it to the shared HBase mini cluster through the Phoenix applier and is SIGKILLed at seeded random
- * moments (after a random number of rows landed, plus a random delay: mostly inside a batch's commit, which Phoenix
- * writes row by row) — 3 times, 20 under {@code -Pchaos} — then restarted. At the end every Phoenix view equals its
+ * moments (after a random number of rows landed while the writer still writes, plus a random delay: mostly inside a
+ * batch or its commit, which Phoenix writes row by row) — 3 times, 20 under {@code -Pchaos} — then restarted. At the end every Phoenix view equals its
  * source table row for row ({@link PhoenixRows}). With K = 4 a change-log consumer runs beside it, killed at the same
  * moments: its log must hold exactly the changes a clean reader of the relay sees, each once.
  */
@@ -82,26 +82,29 @@ class PhoenixKillIT {
       writer.start();
       List<String> moments = new ArrayList<>();
       for (int run = 0; run < kills; run++) {
+        List<Process> consumers = start(uri, cluster, k, run, changeLog, logTable);
+        // the writer writes while the consumer applies: each source transaction ends with at least one audit row,
+        // so a goal at most 150 rows past what Phoenix holds now is reached while batches are still arriving
+        long base = auditRows(cluster, database);
         writer.allow(150);
-        Process rows = start(uri, cluster, k, "rows-" + run, "rows", null);
-        Process log = changeLog ? start(uri, cluster, k, "log-" + run, "change-log", logTable) : null;
-        // every source transaction ends with at least one audit row: a goal within what is allowed is always reached
-        long goal = Math.min(auditRows(cluster, database) + 5 + random.nextInt(100), 150L * (run + 1));
+        long goal = base + 1 + random.nextInt(150);
         await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(5))
             .until(() -> auditRows(cluster, database) >= goal);
-        long delay = random.nextInt(300);
+        long delay = random.nextInt(200);
         Thread.sleep(delay); // the seeded random moment itself, not a wait for something to happen
-        rows.destroyForcibly();
-        if (log != null) {
-          log.destroyForcibly();
+        for (Process p : consumers) {
+          p.destroyForcibly(); // SIGKILL
         }
-        assertThat(rows.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        for (Process p : consumers) {
+          assertThat(p.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        }
         moments.add(goal + " audit rows + " + delay + " ms");
       }
       writer.allow(150);
       writer.finish();
-      Process last = start(uri, cluster, k, "rows-last", "rows", null);
-      Process lastLog = changeLog ? start(uri, cluster, k, "log-last", "change-log", logTable) : null;
+      List<Process> lastOnes = start(uri, cluster, k, kills, changeLog, logTable);
+      Process last = lastOnes.get(0);
+      Process lastLog = changeLog ? lastOnes.get(1) : null;
       Map<String, List<String>> want = new LinkedHashMap<>();
       Map<String, List<String>> columns = new LinkedHashMap<>();
       try (Connection c = source.connect(database)) {
@@ -211,7 +214,25 @@ class PhoenixKillIT {
     }
   }
 
-  private Process start(URI relay, PhoenixCluster cluster, int k, String name, String mode, String logTable)
+  /** The rows consumer (and the change-log one), launched together, once both run. */
+  private List<Process> start(URI relay, PhoenixCluster cluster, int k, int run, boolean changeLog, String logTable)
+      throws Exception {
+    List<Process> started = new ArrayList<>();
+    started.add(launch(relay, cluster, k, "rows-" + run, "rows", null));
+    if (changeLog) {
+      started.add(launch(relay, cluster, k, "log-" + run, "change-log", logTable));
+    }
+    for (int i = 0; i < started.size(); i++) {
+      Process process = started.get(i);
+      Path log = dir.resolve("service-" + (i == 0 ? "rows-" : "log-") + run + ".log");
+      await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(20))
+          .until(() -> !process.isAlive() || Files.readString(log).contains("gridway consumer started"));
+      assertThat(process.isAlive()).as("consumer started (see %s)", log).isTrue();
+    }
+    return started;
+  }
+
+  private Process launch(URI relay, PhoenixCluster cluster, int k, String name, String mode, String logTable)
       throws Exception {
     Path log = dir.resolve("service-" + name + ".log");
     Path config = dir.resolve(name + ".yml");
@@ -238,9 +259,6 @@ class PhoenixKillIT {
         config.toString()));
     Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     processes.add(process);
-    await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(20))
-        .until(() -> !process.isAlive() || Files.readString(log).contains("gridway consumer started"));
-    assertThat(process.isAlive()).as("consumer %s started (see %s)", name, log).isTrue();
     return process;
   }
 }
