@@ -25,6 +25,9 @@ import java.util.List;
  * @param where the relay's subscription filter, sent as {@code where=} on every request (a predicate over each row, in
  *     the policy language; rows it rejects never leave the relay), or null for every row. The relay checks it: the
  *     consumer service sends it once at start so that a bad expression fails there, with the relay's reason
+ * @param tls how to check the relays' certificates and which client certificate to show ({@code https://} relays);
+ *     with it, a plain {@code http://} relay is refused
+ * @param auth the bearer token sent to the relays, or null
  */
 public record ConsumerConfig(
     String source,
@@ -36,7 +39,9 @@ public record ConsumerConfig(
     MicroBatch microBatch,
     Retry retry,
     Discovery discovery,
-    String where) {
+    String where,
+    Tls tls,
+    Auth auth) {
 
   public ConsumerConfig {
     if (source == null || source.isBlank()) {
@@ -52,8 +57,17 @@ public record ConsumerConfig(
           : "relays: not with discovery (the relays are found in the cluster)");
     }
     for (URI relay : relays) {
-      if (relay == null || !"http".equals(relay.getScheme()) || relay.getHost() == null) {
-        throw new IllegalArgumentException("relays: '" + relay + "' is not an http://host:port URL");
+      if (relay == null || !("http".equals(relay.getScheme()) || "https".equals(relay.getScheme()))
+          || relay.getHost() == null) {
+        throw new IllegalArgumentException("relays: '" + relay + "' is not an http://host:port or https://host:port URL");
+      }
+      if (tls != null && !"https".equals(relay.getScheme())) {
+        throw new IllegalArgumentException("relays: '" + relay + "' is plain http, and tls is set: a consumer configured "
+            + "for TLS reads only https:// relays");
+      }
+      if (tls == null && "https".equals(relay.getScheme())) {
+        throw new IllegalArgumentException("relays: '" + relay + "' is https: set tls (at least tls.caFile, the CA that "
+            + "signed the relay's certificate)");
       }
     }
     relays = List.copyOf(relays);
@@ -73,6 +87,12 @@ public record ConsumerConfig(
     if (where != null && where.isBlank()) {
       throw new IllegalArgumentException("where: must not be empty (omit it to receive every row)");
     }
+  }
+
+  /** A config without TLS or a token. */
+  public ConsumerConfig(String source, String group, List<URI> relays, List<Integer> partitions, Pull pull, Batching batch,
+      MicroBatch microBatch, Retry retry, Discovery discovery, String where) {
+    this(source, group, relays, partitions, pull, batch, microBatch, retry, discovery, where, null, null);
   }
 
   /** A config without a subscription filter. */
@@ -104,11 +124,49 @@ public record ConsumerConfig(
   }
 
   public ConsumerConfig withGroup(String newGroup) {
-    return new ConsumerConfig(source, newGroup, relays, partitions, pull, batch, microBatch, retry, discovery, where);
+    return new ConsumerConfig(source, newGroup, relays, partitions, pull, batch, microBatch, retry, discovery, where, tls, auth);
   }
 
   public ConsumerConfig withPartitions(List<Integer> newPartitions) {
-    return new ConsumerConfig(source, group, relays, newPartitions, pull, batch, microBatch, retry, discovery, where);
+    return new ConsumerConfig(source, group, relays, newPartitions, pull, batch, microBatch, retry, discovery, where, tls,
+        auth);
+  }
+
+  /** The same config speaking TLS to its relays and sending a token (either may be null). */
+  public ConsumerConfig withSecurity(Tls newTls, Auth newAuth) {
+    return new ConsumerConfig(source, group, relays, partitions, pull, batch, microBatch, retry, discovery, where, newTls,
+        newAuth);
+  }
+
+  /**
+   * TLS to the relays (TLS 1.3 and 1.2). The relay's certificate must chain to {@code caFile} and name the host of
+   * its URL (a certificate for another name is refused). Files are read when the consumer starts.
+   *
+   * @param caFile PEM certificates of the CAs trusted to sign relay certificates; null for the JDK's default trust
+   *     store (a public CA)
+   * @param certFile PEM client certificate chain, for relays that require mutual TLS, or null
+   * @param keyFile PEM private key (PKCS#8, not encrypted) of {@code certFile}
+   */
+  public record Tls(String caFile, String certFile, String keyFile) {
+    public Tls {
+      if ((certFile == null) != (keyFile == null)) {
+        throw new IllegalArgumentException("tls: " + (certFile == null ? "certFile" : "keyFile") + " is required with "
+            + (certFile == null ? "keyFile" : "certFile"));
+      }
+    }
+  }
+
+  /**
+   * The bearer token sent as {@code Authorization: Bearer …} to the relays; exactly one of the two. Read when the
+   * consumer starts; never part of the config itself.
+   *
+   * @param tokenFile a file holding the token (trailing newline ignored)
+   * @param tokenEnv an environment variable holding the token
+   */
+  public record Auth(String tokenFile, String tokenEnv) {
+    public Auth {
+      io.gridway.core.config.SecretFile.requireOne(tokenFile, tokenEnv, "auth", "tokenFile", "tokenEnv");
+    }
   }
 
   /**
@@ -335,6 +393,8 @@ public record ConsumerConfig(
     private Duration retryBackoff;
     private Duration maxRetryBackoff;
     private String where;
+    private Tls tls;
+    private Auth auth;
 
     private Builder(String source) {
       this.source = source;
@@ -469,6 +529,18 @@ public record ConsumerConfig(
       return this;
     }
 
+    /** TLS to the relays (their URLs must be https://). */
+    public Builder tls(Tls settings) {
+      this.tls = settings;
+      return this;
+    }
+
+    /** The bearer token for relays that require one. */
+    public Builder auth(Auth token) {
+      this.auth = token;
+      return this;
+    }
+
     /**
      * The config.
      *
@@ -479,7 +551,7 @@ public record ConsumerConfig(
           new Pull(mode, compression, bufferBytes, maxResponseBytes, waitTime, connectTimeout, idleTimeout, reconnectBackoff),
           new Batching(batchMaxEvents, batchMaxBytes, batchMaxWait, maxInFlight),
           new MicroBatch(microBatches, microPartitioner, microPartitionColumn),
-          new Retry(maxAttempts, retryBackoff, maxRetryBackoff), discovery, where);
+          new Retry(maxAttempts, retryBackoff, maxRetryBackoff), discovery, where, tls, auth);
     }
   }
 }
