@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.gridway.testkit.TestPki;
 import java.math.BigInteger;
 import java.net.URI;
@@ -22,6 +26,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /**
  * Consumer ↔ relay over TLS, mutual TLS and bearer tokens, with certificates this test makes: what works, and that
@@ -65,7 +70,15 @@ class RelayTlsIT {
   }
 
   @Test
-  void aConsumerReadsEveryEventOverMutualTlsWithItsToken() throws Exception {
+  void aConsumerReadsEveryEventOverMutualTlsWithItsTokenAndNoSecretIsShown() throws Exception {
+    Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+    Logger gridway = (Logger) LoggerFactory.getLogger("io.gridway");
+    Level level = gridway.getLevel();
+    ListAppender<ILoggingEvent> lines = new ListAppender<>();
+    lines.start();
+    root.addAppender(lines);
+    gridway.setLevel(Level.DEBUG); // what an operator debugging a problem would see, too
+    StringBuilder shown = new StringBuilder();
     try (RelayFixture relay = RelayFixture.startSecured(2, SYNTHETIC,
         tls(server, ", clientCaFile: " + pki.caFile()) + "\n" + auth("src"))) {
       assertThat(relay.uri.getScheme()).isEqualTo("https");
@@ -77,8 +90,34 @@ class RelayTlsIT {
         await().atMost(Duration.ofSeconds(60)).until(() -> relay.eventsPublished() >= 3000
             && events.get() == relay.eventsPublished());
         assertThat(consumer.status(0).state()).isEqualTo(PartitionStatus.State.RUNNING);
+        shown.append(consumer.statuses()).append(config).append(RelayAccess.of(config));
+      }
+      HttpClient http = HttpClient.newBuilder().sslContext(RelayAccess.of(config).jdkContext()).build();
+      for (String path : List.of("/v1/sources", "/metrics", "/health")) {
+        HttpResponse<String> response = get(http, relay.uri.resolve(path), "s3cr3t-token-for-tests");
+        assertThat(response.statusCode()).as(path).isEqualTo(200);
+        shown.append(response.body());
+      }
+    } finally {
+      root.detachAppender(lines);
+      gridway.setLevel(level);
+    }
+    for (ILoggingEvent line : lines.list) {
+      shown.append(line.getFormattedMessage()).append('\n');
+      if (line.getThrowableProxy() != null) {
+        shown.append(line.getThrowableProxy().getMessage()).append('\n');
       }
     }
+    assertThat(lines.list).isNotEmpty();
+    assertThat(shown).doesNotContain("s3cr3t-token-for-tests")
+        .doesNotContain(TokenDigest.of("s3cr3t-token-for-tests"))
+        .doesNotContain(keyMaterial(server)).doesNotContain(keyMaterial(client));
+  }
+
+  /** A line from the middle of a PEM private key: enough to recognize it anywhere. */
+  private static String keyMaterial(TestPki.Issued issued) throws Exception {
+    List<String> pem = Files.readAllLines(issued.keyFile());
+    return pem.get(pem.size() / 2);
   }
 
   @Test
@@ -178,6 +217,14 @@ class RelayTlsIT {
     SSLParameters parameters = access.sslParameters();
     assertThat(List.of(parameters.getProtocols())).containsExactly("TLSv1.3", "TLSv1.2");
     return access.jdkContext();
+  }
+
+  /** The relay keeps SHA-256 digests of tokens: not even those are shown. */
+  private static final class TokenDigest {
+    static String of(String token) throws Exception {
+      return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+          .digest(token.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    }
   }
 
   private static HttpResponse<String> get(HttpClient http, URI uri, String bearer) throws Exception {
