@@ -63,6 +63,11 @@ public final class TestPki {
     return caFile;
   }
 
+  /** The files a private database server needs to serve {@code issued} ({@link PrivateMariaDb#dedicatedWithTls}). */
+  public ServerTlsFiles serverFiles(Issued issued) {
+    return new ServerTlsFiles(issued.certFile(), issued.keyFile(), caFile);
+  }
+
   /** A server certificate for {@code hosts} (names or IP addresses), valid from an hour ago for two days. */
   public Issued server(String name, String... hosts) {
     return issue(name, hosts, true, Instant.now().minus(Duration.ofHours(1)), Instant.now().plus(Duration.ofDays(2)));

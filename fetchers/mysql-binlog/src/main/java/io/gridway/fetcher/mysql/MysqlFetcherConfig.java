@@ -24,6 +24,7 @@ import java.util.List;
  * exclude: [shop.tmp_*]
  * reconnectBackoffMax: 30s
  * maxTransactionBytes: 256MiB        # a bigger transaction stops the fetcher instead of exhausting the heap
+ * tls: {mode: verify-identity, caFile: /etc/gridway/db-ca.pem}   # binlog and JDBC connections (default disabled)
  * }</pre>
  *
  * <p>The password itself is never part of this record (so never in its {@code toString}); it is read
@@ -43,7 +44,8 @@ public record MysqlFetcherConfig(
     List<String> include,
     List<String> exclude,
     Duration reconnectBackoffMax,
-    ByteSize maxTransactionBytes) {
+    ByteSize maxTransactionBytes,
+    SourceTls tls) {
 
   static final int DEFAULT_PORT = 3306;
   static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(5);
@@ -86,6 +88,20 @@ public record MysqlFetcherConfig(
     if (maxTransactionBytes.bytes() < 1024) {
       throw new IllegalArgumentException("maxTransactionBytes must be at least 1KiB");
     }
+    tls = tls == null ? SourceTls.DISABLED : tls;
+  }
+
+  /** Without TLS (the {@code tls} key absent). */
+  public MysqlFetcherConfig(String source, String host, Integer port, String user, String passwordFile, String passwordEnv,
+      Long serverId, String start, Duration heartbeatInterval, Duration connectTimeout, List<String> include,
+      List<String> exclude, Duration reconnectBackoffMax, ByteSize maxTransactionBytes) {
+    this(source, host, port, user, passwordFile, passwordEnv, serverId, start, heartbeatInterval, connectTimeout, include,
+        exclude, reconnectBackoffMax, maxTransactionBytes, null);
+  }
+
+  public MysqlFetcherConfig withTls(SourceTls newTls) {
+    return new MysqlFetcherConfig(source, host, port, user, passwordFile, passwordEnv, serverId, start,
+        heartbeatInterval, connectTimeout, include, exclude, reconnectBackoffMax, maxTransactionBytes, newTls);
   }
 
   /** The essentials; every optional key at its default. */
@@ -101,37 +117,37 @@ public record MysqlFetcherConfig(
 
   public MysqlFetcherConfig withServerId(long newServerId) {
     return new MysqlFetcherConfig(source, host, port, user, passwordFile, passwordEnv, newServerId, start,
-        heartbeatInterval, connectTimeout, include, exclude, reconnectBackoffMax, maxTransactionBytes);
+        heartbeatInterval, connectTimeout, include, exclude, reconnectBackoffMax, maxTransactionBytes, tls);
   }
 
   public MysqlFetcherConfig withStart(String newStart) {
     return new MysqlFetcherConfig(source, host, port, user, passwordFile, passwordEnv, serverId, newStart,
-        heartbeatInterval, connectTimeout, include, exclude, reconnectBackoffMax, maxTransactionBytes);
+        heartbeatInterval, connectTimeout, include, exclude, reconnectBackoffMax, maxTransactionBytes, tls);
   }
 
   public MysqlFetcherConfig withTables(List<String> newInclude, List<String> newExclude) {
     return new MysqlFetcherConfig(source, host, port, user, passwordFile, passwordEnv, serverId, start,
-        heartbeatInterval, connectTimeout, newInclude, newExclude, reconnectBackoffMax, maxTransactionBytes);
+        heartbeatInterval, connectTimeout, newInclude, newExclude, reconnectBackoffMax, maxTransactionBytes, tls);
   }
 
   public MysqlFetcherConfig withHeartbeatInterval(Duration newInterval) {
     return new MysqlFetcherConfig(source, host, port, user, passwordFile, passwordEnv, serverId, start,
-        newInterval, connectTimeout, include, exclude, reconnectBackoffMax, maxTransactionBytes);
+        newInterval, connectTimeout, include, exclude, reconnectBackoffMax, maxTransactionBytes, tls);
   }
 
   public MysqlFetcherConfig withConnectTimeout(Duration newTimeout) {
     return new MysqlFetcherConfig(source, host, port, user, passwordFile, passwordEnv, serverId, start,
-        heartbeatInterval, newTimeout, include, exclude, reconnectBackoffMax, maxTransactionBytes);
+        heartbeatInterval, newTimeout, include, exclude, reconnectBackoffMax, maxTransactionBytes, tls);
   }
 
   public MysqlFetcherConfig withUser(String newUser, Path newPasswordFile) {
     return new MysqlFetcherConfig(source, host, port, newUser, newPasswordFile.toString(), null, serverId, start,
-        heartbeatInterval, connectTimeout, include, exclude, reconnectBackoffMax, maxTransactionBytes);
+        heartbeatInterval, connectTimeout, include, exclude, reconnectBackoffMax, maxTransactionBytes, tls);
   }
 
   public MysqlFetcherConfig withLimits(Duration newBackoffMax, ByteSize newMaxTransactionBytes) {
     return new MysqlFetcherConfig(source, host, port, user, passwordFile, passwordEnv, serverId, start,
-        heartbeatInterval, connectTimeout, include, exclude, newBackoffMax, newMaxTransactionBytes);
+        heartbeatInterval, connectTimeout, include, exclude, newBackoffMax, newMaxTransactionBytes, tls);
   }
 
   private static String required(String value, String key) {
