@@ -11,7 +11,15 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
+import java.nio.charset.StandardCharsets;
+import java.security.KeyFactory;
 import java.security.KeyStore;
+import java.security.PrivateKey;
+import java.security.Signature;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.security.spec.PKCS8EncodedKeySpec;
+import java.util.Base64;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -96,6 +104,7 @@ final class ServerTls {
       keys.init(store, password);
       builder = SslContextBuilder.forServer(keys);
     } else {
+      requireMatchingPair(Path.of(config.certFile()), Path.of(config.keyFile()));
       builder = SslContextBuilder.forServer(new File(config.certFile()), new File(config.keyFile()));
     }
     builder.sslProvider(SslProvider.JDK).protocols(PROTOCOLS);
@@ -103,6 +112,42 @@ final class ServerTls {
       builder.trustManager(new File(config.clientCaFile())).clientAuth(ClientAuth.REQUIRE);
     }
     return builder.build();
+  }
+
+  /**
+   * Refuses a key that does not belong to the certificate (a rotation caught between renaming the two files): it
+   * would load, and every handshake would fail. Signs a few bytes with the key and checks them with the leaf
+   * certificate's public key.
+   */
+  static void requireMatchingPair(Path certFile, Path keyFile) throws IOException, GeneralSecurityException {
+    X509Certificate leaf;
+    try (InputStream in = Files.newInputStream(certFile)) {
+      leaf = (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(in);
+    }
+    String pem = Files.readString(keyFile, StandardCharsets.US_ASCII);
+    int begin = pem.indexOf("-----BEGIN PRIVATE KEY-----");
+    int end = pem.indexOf("-----END PRIVATE KEY-----");
+    if (begin < 0 || end < begin) {
+      throw new IllegalArgumentException(keyFile + " holds no PEM PKCS#8 private key (BEGIN PRIVATE KEY)");
+    }
+    byte[] der = Base64.getMimeDecoder().decode(pem.substring(begin + "-----BEGIN PRIVATE KEY-----".length(), end));
+    String algorithm = leaf.getPublicKey().getAlgorithm();
+    PrivateKey key = KeyFactory.getInstance(algorithm).generatePrivate(new PKCS8EncodedKeySpec(der));
+    String signing = algorithm.equals("EC") ? "SHA256withECDSA" : algorithm.equals("RSA") ? "SHA256withRSA" : null;
+    if (signing == null) {
+      return; // other key types: the handshake is the check
+    }
+    byte[] probe = "gridway key check".getBytes(StandardCharsets.US_ASCII);
+    Signature signer = Signature.getInstance(signing);
+    signer.initSign(key);
+    signer.update(probe);
+    byte[] signature = signer.sign();
+    Signature verifier = Signature.getInstance(signing);
+    verifier.initVerify(leaf.getPublicKey());
+    verifier.update(probe);
+    if (!verifier.verify(signature)) {
+      throw new IllegalArgumentException(keyFile + " is not the key of the certificate in " + certFile);
+    }
   }
 
   /** Modification time and size of each file, so that a rewrite within the clock's granularity is seen too. */

@@ -45,7 +45,7 @@ public record MysqlFetcherConfig(
     List<String> exclude,
     Duration reconnectBackoffMax,
     ByteSize maxTransactionBytes,
-    SourceTls tls) {
+    Tls tls) {
 
   static final int DEFAULT_PORT = 3306;
   static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(5);
@@ -88,7 +88,7 @@ public record MysqlFetcherConfig(
     if (maxTransactionBytes.bytes() < 1024) {
       throw new IllegalArgumentException("maxTransactionBytes must be at least 1KiB");
     }
-    tls = tls == null ? SourceTls.DISABLED : tls;
+    tls = tls == null ? Tls.DISABLED : tls;
   }
 
   /** Without TLS (the {@code tls} key absent). */
@@ -99,7 +99,7 @@ public record MysqlFetcherConfig(
         exclude, reconnectBackoffMax, maxTransactionBytes, null);
   }
 
-  public MysqlFetcherConfig withTls(SourceTls newTls) {
+  public MysqlFetcherConfig withTls(Tls newTls) {
     return new MysqlFetcherConfig(source, host, port, user, passwordFile, passwordEnv, serverId, start,
         heartbeatInterval, connectTimeout, include, exclude, reconnectBackoffMax, maxTransactionBytes, newTls);
   }
@@ -162,5 +162,37 @@ public record MysqlFetcherConfig(
       throw new IllegalArgumentException(key + " cannot be negative");
     }
     return value;
+  }
+
+  /**
+   * TLS to the source server, for the binlog connection and the fetcher's JDBC reads alike ({@code tls:} in the
+   * source's YAML; docs/security.md).
+   *
+   * @param mode how much is checked
+   * @param caFile PEM certificates of the CAs that sign the server's certificate ({@code verify-ca} and {@code
+   *     verify-identity}); null for the JDK's default trust store
+   */
+  public record Tls(Mode mode, String caFile) {
+    static final Tls DISABLED = new Tls(Mode.DISABLED, null);
+
+    /** What a connection demands of the server. */
+    public enum Mode {
+      /** Plain TCP. */
+      DISABLED,
+      /** Encrypted, the certificate not checked: protects against listening, not against a server in the middle. */
+      REQUIRED,
+      /** Encrypted, the certificate must chain to {@code caFile}. */
+      VERIFY_CA,
+      /** As {@code verify-ca}, and the certificate must name {@code host}: the setting to use. */
+      VERIFY_IDENTITY
+    }
+
+    public Tls {
+      mode = mode == null ? Mode.VERIFY_IDENTITY : mode;
+      if (caFile != null && (mode == Mode.DISABLED || mode == Mode.REQUIRED)) {
+        throw new IllegalArgumentException("tls.caFile: only with mode verify-ca or verify-identity (mode is "
+            + mode.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-') + ")");
+      }
+    }
   }
 }

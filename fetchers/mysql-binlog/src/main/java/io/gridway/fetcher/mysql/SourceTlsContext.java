@@ -23,23 +23,23 @@ import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509TrustManager;
 
 /**
- * The {@link SourceTls} settings made concrete: the binlog client's SSL mode and socket factory (TLS 1.3/1.2; the CA
+ * The {@link MysqlFetcherConfig.Tls} settings made concrete: the binlog client's SSL mode and socket factory (TLS 1.3/1.2; the CA
  * file as the only trust anchors; the host name checked in the handshake for {@code verify-identity}), and the
  * MariaDB JDBC driver's URL options for the same checks. Immutable and thread-safe.
  */
 final class SourceTlsContext {
   private static final String[] PROTOCOLS = {"TLSv1.3", "TLSv1.2"};
 
-  private final SourceTls tls;
+  private final MysqlFetcherConfig.Tls tls;
   private final String host;
   private final int port;
   private final SSLContext context; // null when disabled
 
-  SourceTlsContext(SourceTls tls, String host, int port) {
+  SourceTlsContext(MysqlFetcherConfig.Tls tls, String host, int port) {
     this.tls = tls;
     this.host = host;
     this.port = port;
-    this.context = tls.mode() == SourceTls.Mode.DISABLED ? null : context(tls);
+    this.context = tls.mode() == MysqlFetcherConfig.Tls.Mode.DISABLED ? null : context(tls);
   }
 
   /**
@@ -67,7 +67,7 @@ final class SourceTlsContext {
           SSLSocket ssl = (SSLSocket) context.getSocketFactory().createSocket(socket, host, port, true);
           SSLParameters parameters = ssl.getSSLParameters();
           parameters.setProtocols(PROTOCOLS);
-          if (tls.mode() == SourceTls.Mode.VERIFY_IDENTITY) {
+          if (tls.mode() == MysqlFetcherConfig.Tls.Mode.VERIFY_IDENTITY) {
             parameters.setEndpointIdentificationAlgorithm("HTTPS");
           }
           ssl.setSSLParameters(parameters);
@@ -82,7 +82,7 @@ final class SourceTlsContext {
   }
 
   /** The MariaDB Connector/J options for the same checks ({@code &}-separated, each starting with {@code &}). */
-  static String jdbcOptions(SourceTls tls) {
+  static String jdbcOptions(MysqlFetcherConfig.Tls tls) {
     String mode = switch (tls.mode()) {
       case DISABLED -> "disable";
       case REQUIRED -> "trust";
@@ -90,16 +90,16 @@ final class SourceTlsContext {
       case VERIFY_IDENTITY -> "verify-full";
     };
     String options = "&sslMode=" + mode;
-    if (tls.mode() != SourceTls.Mode.DISABLED) {
+    if (tls.mode() != MysqlFetcherConfig.Tls.Mode.DISABLED) {
       options += "&enabledSslProtocolSuites=TLSv1.2,TLSv1.3";
     }
     return tls.caFile() == null ? options : options + "&serverSslCert=" + tls.caFile();
   }
 
-  private static SSLContext context(SourceTls tls) {
+  private static SSLContext context(MysqlFetcherConfig.Tls tls) {
     try {
       TrustManager[] trust;
-      if (tls.mode() == SourceTls.Mode.REQUIRED) {
+      if (tls.mode() == MysqlFetcherConfig.Tls.Mode.REQUIRED) {
         trust = new TrustManager[] {new EncryptOnly()};
       } else if (tls.caFile() != null) {
         KeyStore anchors = KeyStore.getInstance(KeyStore.getDefaultType());

@@ -46,8 +46,8 @@ class SourceTlsIT {
     db.execute(database, "CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(40))");
     MysqlFetcherConfig base = Fixtures.config(db, database).withConnectTimeout(Duration.ofSeconds(1));
     int expected = 0;
-    for (SourceTls tls : new SourceTls[] {new SourceTls(SourceTls.Mode.VERIFY_IDENTITY, pki.caFile().toString()),
-        new SourceTls(SourceTls.Mode.VERIFY_CA, pki.caFile().toString()), new SourceTls(SourceTls.Mode.REQUIRED, null)}) {
+    for (MysqlFetcherConfig.Tls tls : new MysqlFetcherConfig.Tls[] {new MysqlFetcherConfig.Tls(MysqlFetcherConfig.Tls.Mode.VERIFY_IDENTITY, pki.caFile().toString()),
+        new MysqlFetcherConfig.Tls(MysqlFetcherConfig.Tls.Mode.VERIFY_CA, pki.caFile().toString()), new MysqlFetcherConfig.Tls(MysqlFetcherConfig.Tls.Mode.REQUIRED, null)}) {
       RecordingSink sink = new RecordingSink();
       try (MysqlBinlogFetcher fetcher = Fixtures.started(base.withTls(tls).withServerId(Fixtures.nextServerId()), sink)) {
         expected++;
@@ -75,10 +75,10 @@ class SourceTlsIT {
     MysqlFetcherConfig byName = new MysqlFetcherConfig(base.source(), "localhost", base.port(), base.user(),
         base.passwordFile(), null, Fixtures.nextServerId(), null, base.heartbeatInterval(), base.connectTimeout(),
         base.include(), base.exclude(), base.reconnectBackoffMax(), base.maxTransactionBytes(),
-        new SourceTls(SourceTls.Mode.VERIFY_IDENTITY, pki.caFile().toString()));
+        new MysqlFetcherConfig.Tls(MysqlFetcherConfig.Tls.Mode.VERIFY_IDENTITY, pki.caFile().toString()));
     expectRefusal(byName, "TLS to localhost:" + db.port() + " refused: ");
     TestPki other = TestPki.create(dir.resolve("other"), "other-ca");
-    expectRefusal(base.withTls(new SourceTls(SourceTls.Mode.VERIFY_CA, other.caFile().toString())),
+    expectRefusal(base.withTls(new MysqlFetcherConfig.Tls(MysqlFetcherConfig.Tls.Mode.VERIFY_CA, other.caFile().toString())),
         "TLS to 127.0.0.1:" + db.port() + " refused: ");
   }
 
