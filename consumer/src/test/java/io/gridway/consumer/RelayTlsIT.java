@@ -192,6 +192,12 @@ class RelayTlsIT {
     try (RelayFixture relay = RelayFixture.startSecured(1, SYNTHETIC, tls(rotating, ", reloadCheck: 0s"))) {
       BigInteger before = servedSerial(relay.uri);
       assertThat(before).isEqualTo(rotating.bundle().getCertificate().getSerialNumber());
+      // caught between renaming the key and the certificate: a key of another certificate does not load
+      TestPki.Issued stranger = pki.server("stranger", "127.0.0.1");
+      byte[] ownKey = Files.readAllBytes(rotating.keyFile());
+      Files.copy(stranger.keyFile(), rotating.keyFile(), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      assertThat(servedSerial(relay.uri)).isEqualTo(before);
+      Files.write(rotating.keyFile(), ownKey);
       TestPki.Issued next = pki.rotate(rotating, "127.0.0.1");
       BigInteger after = servedSerial(relay.uri);
       assertThat(after).isNotEqualTo(before).isEqualTo(next.bundle().getCertificate().getSerialNumber());
