@@ -14,6 +14,7 @@ import org.apache.helix.controller.rebalancer.DelayedAutoRebalancer;
 import org.apache.helix.model.BuiltInStateModelDefinitions;
 import org.apache.helix.model.IdealState;
 import org.apache.helix.model.InstanceConfig;
+import org.apache.helix.zookeeper.zkclient.exception.ZkNoNodeException;
 import org.apache.zookeeper.KeeperException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -346,7 +347,7 @@ public final class ClusterAdmin implements AutoCloseable {
   }
 
   private String requireGroup(String group) {
-    if (!admin.getClusters().contains(cluster)) {
+    if (!clusterIsSetUp()) {
       throw new IllegalArgumentException("no cluster " + cluster + " in ZooKeeper " + zk.connectString()
           + ": check the cluster name, or set it up with gridway cluster init");
     }
@@ -364,10 +365,23 @@ public final class ClusterAdmin implements AutoCloseable {
   }
 
   private IdealState idealState(String resource) {
-    if (!admin.getClusters().contains(cluster)) {
+    if (!clusterIsSetUp()) {
       return null; // not set up: Helix would throw a HelixException naming no cause
     }
     return admin.getResourcesInCluster(cluster).contains(resource) ? admin.getResourceIdealState(cluster, resource) : null;
+  }
+
+  /**
+   * Whether the cluster's resources can be listed. Not Helix's getClusters(): it checks every root znode as a cluster and
+   * logs a 14-line WARN for ZooKeeper's own /zookeeper on each call, at every consumer start.
+   */
+  private boolean clusterIsSetUp() {
+    try {
+      admin.getResourcesInCluster(cluster);
+      return true;
+    } catch (ZkNoNodeException notSetUp) {
+      return false;
+    }
   }
 
   @Override

@@ -25,6 +25,10 @@ import java.util.List;
  * @param where the relay's subscription filter, sent as {@code where=} on every request (a predicate over each row, in
  *     the policy language; rows it rejects never leave the relay), or null for every row. The relay checks it: the
  *     consumer service sends it once at start so that a bad expression fails there, with the relay's reason
+ * @param start where a partition the group has never checkpointed begins (docs/bootstrap.md §5): {@code earliest}
+ *     (the default: everything the relay holds, since=0), {@code latest} (the relay's newest SCN: changes from now on;
+ *     a group created after a relay restart starts instead of looping on 410) or {@code scn:N}; a stored checkpoint
+ *     always wins
  * @param tls how to check the relays' certificates and which client certificate to show ({@code https://} relays);
  *     with it, a plain {@code http://} relay is refused
  * @param auth the bearer token sent to the relays, or null
@@ -40,6 +44,7 @@ public record ConsumerConfig(
     Retry retry,
     Discovery discovery,
     String where,
+    String start,
     Tls tls,
     Auth auth) {
 
@@ -87,12 +92,41 @@ public record ConsumerConfig(
     if (where != null && where.isBlank()) {
       throw new IllegalArgumentException("where: must not be empty (omit it to receive every row)");
     }
+    start = start == null ? "earliest" : start;
+    if (!start.equals("earliest") && !start.equals("latest") && !start.startsWith("scn:")) {
+      throw new IllegalArgumentException("start: must be earliest, latest or scn:N, not '" + start + "'"
+          + (start.equals("snapshot") || start.startsWith("time:") ? " (" + start + " is designed in docs/bootstrap.md"
+          + " but not built yet)" : ""));
+    }
+    if (start.startsWith("scn:")) {
+      try {
+        Long.parseUnsignedLong(start.substring(4));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("start: scn:N needs an unsigned decimal SCN, not '" + start + "'");
+      }
+    }
   }
 
   /** A config without TLS or a token. */
   public ConsumerConfig(String source, String group, List<URI> relays, List<Integer> partitions, Pull pull, Batching batch,
+      MicroBatch microBatch, Retry retry, Discovery discovery, String where, String start) {
+    this(source, group, relays, partitions, pull, batch, microBatch, retry, discovery, where, start, null, null);
+  }
+
+  /** Whether a partition without a checkpoint starts at the relay's newest SCN ({@code start: latest}). */
+  public boolean startsLatest() {
+    return start.equals("latest");
+  }
+
+  /** The SCN a partition without a checkpoint starts after: N for {@code scn:N}, else 0. */
+  public long startScn() {
+    return start.startsWith("scn:") ? Long.parseUnsignedLong(start.substring(4)) : 0;
+  }
+
+  /** A config with the default start ({@code earliest}), without TLS or a token. */
+  public ConsumerConfig(String source, String group, List<URI> relays, List<Integer> partitions, Pull pull, Batching batch,
       MicroBatch microBatch, Retry retry, Discovery discovery, String where) {
-    this(source, group, relays, partitions, pull, batch, microBatch, retry, discovery, where, null, null);
+    this(source, group, relays, partitions, pull, batch, microBatch, retry, discovery, where, null, null, null);
   }
 
   /** A config without a subscription filter. */
@@ -124,18 +158,19 @@ public record ConsumerConfig(
   }
 
   public ConsumerConfig withGroup(String newGroup) {
-    return new ConsumerConfig(source, newGroup, relays, partitions, pull, batch, microBatch, retry, discovery, where, tls, auth);
+    return new ConsumerConfig(source, newGroup, relays, partitions, pull, batch, microBatch, retry, discovery, where, start,
+        tls, auth);
   }
 
   public ConsumerConfig withPartitions(List<Integer> newPartitions) {
-    return new ConsumerConfig(source, group, relays, newPartitions, pull, batch, microBatch, retry, discovery, where, tls,
-        auth);
+    return new ConsumerConfig(source, group, relays, newPartitions, pull, batch, microBatch, retry, discovery, where, start,
+        tls, auth);
   }
 
   /** The same config speaking TLS to its relays and sending a token (either may be null). */
   public ConsumerConfig withSecurity(Tls newTls, Auth newAuth) {
-    return new ConsumerConfig(source, group, relays, partitions, pull, batch, microBatch, retry, discovery, where, newTls,
-        newAuth);
+    return new ConsumerConfig(source, group, relays, partitions, pull, batch, microBatch, retry, discovery, where, start,
+        newTls, newAuth);
   }
 
   /**
@@ -370,6 +405,7 @@ public record ConsumerConfig(
    */
   public static final class Builder {
     private final String source;
+    private String start;
     private String group;
     private final List<URI> relays = new ArrayList<>();
     private List<Integer> partitions;
@@ -529,6 +565,12 @@ public record ConsumerConfig(
       return this;
     }
 
+    /** Where partitions without a checkpoint begin: {@code earliest} (default), {@code latest} or {@code scn:N}. */
+    public Builder start(String position) {
+      this.start = position;
+      return this;
+    }
+
     /** TLS to the relays (their URLs must be https://). */
     public Builder tls(Tls settings) {
       this.tls = settings;
@@ -551,7 +593,7 @@ public record ConsumerConfig(
           new Pull(mode, compression, bufferBytes, maxResponseBytes, waitTime, connectTimeout, idleTimeout, reconnectBackoff),
           new Batching(batchMaxEvents, batchMaxBytes, batchMaxWait, maxInFlight),
           new MicroBatch(microBatches, microPartitioner, microPartitionColumn),
-          new Retry(maxAttempts, retryBackoff, maxRetryBackoff), discovery, where, tls, auth);
+          new Retry(maxAttempts, retryBackoff, maxRetryBackoff), discovery, where, start, tls, auth);
     }
   }
 }

@@ -231,9 +231,12 @@ final class Dispatcher implements Runnable {
     return windows.size() == 1 && appliesAlone(windows.get(0));
   }
 
-  /** With K &gt; 1: a window with a table-wide event or a key change (see the class comment). */
+  /**
+   * With K &gt; 1: a window with a table-wide event, a key change (see the class comment) or a snapshot of a keyless
+   * table, whose rows replace the target's in one transaction.
+   */
   static boolean appliesAlone(WindowData data) {
-    return hasTableWideEvent(data) || data.changesAKey();
+    return hasTableWideEvent(data) || data.changesAKey() || data.readsKeylessRows();
   }
 
   /** TRUNCATE or SCHEMA_CHANGE anywhere in the window. */

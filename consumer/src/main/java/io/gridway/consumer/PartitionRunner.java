@@ -60,7 +60,8 @@ final class PartitionRunner {
     int k = config.microBatch().count();
     this.generation = claimed != null ? claimed : shared.store().claim(config.group(), partition);
     List<Checkpoint> stored = shared.store().read(config.group(), partition);
-    long start = 0;
+    long start = config.startScn(); // without a stored checkpoint: start: scn:N (0 for earliest and latest)
+    boolean latest = startScn == null && config.startsLatest();
     long[] micro = new long[k];
     if (startScn != null) {
       start = startScn;
@@ -69,6 +70,7 @@ final class PartitionRunner {
       for (Checkpoint c : stored) {
         if (c.isWhole()) {
           start = c.scn().value();
+          latest = false;
         }
       }
       Arrays.fill(micro, start);
@@ -94,11 +96,12 @@ final class PartitionRunner {
     this.dispatcher = new Dispatcher(new Dispatcher.DispatchSetup(partition, config.batch(), shared.partitioner(), micro),
         buffer, committer, lanes, metrics);
     this.puller = new Puller(new Puller.PullTarget(config.source(), partition, shared.relays(), config.pull(), start,
-        config.where()),
+        config.where(), latest),
         shared.pullers(), buffer, state, metrics);
     this.dispatcherThread = new Thread(dispatcher, "gridway-p" + partition + "-dispatch");
     dispatcherThread.setDaemon(true);
-    LOG.info("partition {}: starting at SCN {} (generation {}{})", partition, Long.toUnsignedString(start), generation,
+    LOG.info("partition {}: starting at {} (generation {}{})", partition,
+        latest ? "the relay's newest SCN (start: latest)" : "SCN " + Long.toUnsignedString(start), generation,
         k > 1 ? ", micro-partition progress " + Arrays.toString(micro) : "");
   }
 

@@ -62,7 +62,11 @@ final class Puller {
 
   /** What to pull: a partition of a source, from the replicas serving it, how, from where on, and which rows (or null). */
   record PullTarget(String source, int partition, RelayEndpoints relays, ConsumerConfig.Pull pull, long since,
-      String where) {}
+      String where, boolean latest) {
+    PullTarget(String source, int partition, RelayEndpoints relays, ConsumerConfig.Pull pull, long since, String where) {
+      this(source, partition, relays, pull, since, where, false);
+    }
+  }
 
   Puller(PullTarget target, PullerResources resources, PartitionBuffer buffer, PartitionState state,
       PartitionMetrics metrics) {

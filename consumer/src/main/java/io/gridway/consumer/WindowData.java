@@ -94,6 +94,16 @@ final class WindowData {
     return changesKey == 2;
   }
 
+  /** Whether any event is a snapshot READ of a keyless table (its window replaces that table's target rows). */
+  boolean readsKeylessRows() {
+    for (int i = 0; i < eventOffsets.length; i++) {
+      if (WireDecoding.readsKeylessRow(frames, eventOffsets[i], schemas)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Whether the event at {@code index} is a TRUNCATE or SCHEMA_CHANGE, read from its operation byte without decoding. */
   boolean actsOnWholeTable(int index) {
     int op = frames[eventOffsets[index] + WireFormat.HEADER_SIZE + WireFormat.EVENT_OP];

@@ -32,6 +32,22 @@ final class WireDecoding {
    * images, compared as encoded bytes (no value is materialized). Equal values always encode alike, so a difference
    * that is not one of value (none is known) could only make this answer true too often, never too rarely.
    */
+  /**
+   * Whether the EVENT frame at {@code offset} is a snapshot READ of a table without a primary key: its window replaces
+   * the target's rows of that table (docs/bootstrap.md §4), so it must be applied in one piece.
+   */
+  static boolean readsKeylessRow(byte[] frames, int offset, SchemaCache schemas) {
+    if (frames[offset + WireFormat.HEADER_SIZE + WireFormat.EVENT_OP] != Operation.READ.code()) {
+      return false;
+    }
+    long schemaId = java.nio.ByteBuffer.wrap(frames).getLong(offset + WireFormat.HEADER_SIZE + WireFormat.EVENT_SCHEMA_ID);
+    TableSchema schema = schemas.get(schemaId);
+    if (schema == null) {
+      throw new IllegalStateException("schema " + Long.toHexString(schemaId) + " of a received event is not cached");
+    }
+    return !schema.hasPrimaryKey();
+  }
+
   static boolean changesKey(byte[] frames, int offset, SchemaCache schemas) {
     if (frames[offset + WireFormat.HEADER_SIZE + WireFormat.EVENT_OP] != Operation.UPDATE.code()) {
       return false;

@@ -171,6 +171,27 @@ class DispatcherTest {
   }
 
   @Test
+  void aKeylessTablesSnapshotWindowIsAppliedWholeInOneBatch() throws Exception {
+    // its rows replace the target's rows of the table in one transaction (docs/bootstrap.md §4): split over lanes,
+    // one lane's replacement would delete the rows another lane had just written
+    List<Integer> sizes = new CopyOnWriteArrayList<>();
+    BatchHandler handler = batch -> {
+      for (Window w : batch.windows()) {
+        if (w.scn().value() == 3) {
+          sizes.add(w.eventCount());
+        }
+      }
+    };
+    ConsumerConfig.Batching limits = new ConsumerConfig.Batching(100, null, Duration.ofMillis(5), 4);
+    try (Pipeline p = new Pipeline(limits, FAST_RETRY, 4, Partitioners.eventRoundRobin(), handler, 1 << 20)) {
+      p.offer(Pipeline.windows(TestFrames.transaction(2, 0, 1, 2, 3, 4), TestFrames.keylessSnapshot(3, 0, 9),
+          TestFrames.transaction(4, 0, 5, 6, 7, 8)));
+      await().atMost(Duration.ofSeconds(10)).until(() -> p.storedCheckpoint() == 4);
+    }
+    assertThat(sizes).containsExactly(9);
+  }
+
+  @Test
   void keyChangesKeepEveryRowsOrderAcrossLanes() throws Exception {
     // Source-wins apply into a map; lanes run at random speeds. A key change (UPDATE 3 -> 12) touches the old key's
     // lane and the new key's: unless its window is applied alone, a later change of key 3 or 12 on another lane can

@@ -21,6 +21,9 @@ final class TestFrames {
   static final TableSchema SCHEMA = TableSchema.of("src", "test", "t",
       List.of(Column.of("id", ColumnType.BIGINT).notNull(), Column.text("v", ColumnType.VARCHAR, "utf8mb4")), List.of("id"));
 
+  /** A table without a primary key, {@code test.log(n BIGINT)}: its snapshot windows replace the target's rows. */
+  static final TableSchema KEYLESS = TableSchema.of("src", "test", "log", List.of(Column.of("n", ColumnType.BIGINT)), List.of());
+
   private final FrameEncoder encoder = new FrameEncoder();
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();
 
@@ -47,9 +50,19 @@ final class TestFrames {
     return new Transaction(new Scn(scn), scn * 1000, new SourcePosition.Generated(scn), "", List.of(event));
   }
 
+  /** A snapshot window: READ events of {@code rows} rows of the keyless table. */
+  static Transaction keylessSnapshot(long scn, int partition, int rows) {
+    List<ChangeEvent> events = new ArrayList<>();
+    for (long n = 0; n < rows; n++) {
+      events.add(ChangeEvent.read(KEYLESS, Row.of(KEYLESS, n), new Scn(scn), scn * 1000, partition));
+    }
+    return new Transaction(new Scn(scn), scn * 1000, new SourcePosition.Generated(scn), "", events);
+  }
+
   TestFrames schema() {
     ByteBuffer buf = ByteBuffer.allocate(4096);
     encoder.writeSchema(SCHEMA, buf);
+    encoder.writeSchema(KEYLESS, buf);
     put(buf);
     return this;
   }

@@ -55,6 +55,12 @@ final class CelValues {
     if (value == null || value instanceof ZeroDate) {
       return NULL;
     }
+    if (value instanceof Double d && d.isNaN()) {
+      // CEL-Java's == answers true for one object compared with itself before it compares numbers, so
+      // `row.d == row.d` would be true for NaN here and false in the fast path and in the CEL spec; a
+      // new box per read keeps NaN unequal to everything
+      return Double.valueOf(Double.NaN);
+    }
     if (value instanceof Long || value instanceof String || value instanceof Double) {
       return value;
     }

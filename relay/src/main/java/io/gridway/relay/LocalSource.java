@@ -32,6 +32,7 @@ final class LocalSource implements ServedSource {
   /** The last SCN stored before this start (0: none): until the buffer holds it again, the relay is refilling. */
   private final long refillThrough;
   private volatile boolean started;
+  private final io.gridway.relay.snapshot.SnapshotService snapshots;
 
   LocalSource(SourceConfig config, EventBuffer buffer, SchemaRegistry schemas, Publisher publisher, Fetcher fetcher,
       ActivePolicies policies, Clock clock, long refillThrough) {
@@ -44,6 +45,21 @@ final class LocalSource implements ServedSource {
     this.policies = policies;
     this.clock = clock;
     this.refillThrough = refillThrough;
+    io.gridway.core.snapshot.SnapshotReader reader = fetcher.snapshots();
+    this.snapshots = reader == null ? null : new io.gridway.relay.snapshot.SnapshotService(id, reader, publisher::routed,
+        io.gridway.relay.snapshot.SnapshotService.Limits.DEFAULT, clock);
+  }
+
+  @Override
+  public io.gridway.relay.snapshot.SnapshotService snapshots() {
+    return snapshots;
+  }
+
+  /** Stops the snapshot readers (the fetcher, which owns their connections, closes after). */
+  void close() {
+    if (snapshots != null) {
+      snapshots.close();
+    }
   }
 
   /** The fetcher and publisher run: readers may be served from now on (until then: 503 STARTING). */
@@ -134,6 +150,9 @@ final class LocalSource implements ServedSource {
     json.put("policies", policyList);
     json.put("policyReloadError", policies.lastError());
     json.put("policyHistory", policies.history()); // which versions produced the events from which SCN on
+    if (snapshots != null) {
+      json.put("snapshots", snapshots.status()); // per table: rows read / estimated, chunks
+    }
     json.put("lagMillis", commit == 0 ? null : Math.max(0, clock.millis() - TimeUnit.MICROSECONDS.toMillis(commit)));
     return json;
   }

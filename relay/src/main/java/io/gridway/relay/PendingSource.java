@@ -82,6 +82,12 @@ final class PendingSource implements ServedSource {
   }
 
   @Override
+  public io.gridway.relay.snapshot.SnapshotService snapshots() {
+    LocalSource l = local;
+    return l == null ? null : l.snapshots();
+  }
+
+  @Override
   public Map<String, Object> status() {
     LocalSource l = local;
     if (l != null) {

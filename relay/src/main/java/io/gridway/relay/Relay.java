@@ -97,6 +97,10 @@ public final class Relay implements AutoCloseable {
     this.served = new LocalSource(source, buffer, schemas, publisher, fetcher, policies.active(), clock,
         previous == null ? 0 : previous.last().scn());
     SourceMetrics.bindHealth(served, publisher, clock, metrics);
+    if (served.snapshots() != null) {
+      served.snapshots().bindMetrics(metrics);
+      served.snapshots().awaitProcessed(buffer::processedScn);
+    }
     this.http = listener.http;
     this.maintenance = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "gridway-relay-maintenance");
@@ -171,6 +175,7 @@ public final class Relay implements AutoCloseable {
   @Override
   public void close() {
     http.close();
+    served.close();
     fetcher.close();
     publishQueue.close(); // publishes what the fetcher queued before it stopped
     maintenance.shutdown();

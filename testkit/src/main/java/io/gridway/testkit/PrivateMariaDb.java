@@ -78,12 +78,8 @@ public final class PrivateMariaDb extends NativeDatabase {
         new PrivateMariaDb(shared, SERVER_IDS.incrementAndGet(), InstanceLease.acquire("mariadb"), serverTls);
     ShutdownHook.register(db, db::shutdown);
     try {
-      ServerProcess.runToCompletion(
-          "mariadb-install-db",
-          MariaDbCommands.install(db.lease.dir()),
-          db.lease.dir(),
-          MariaDbCommands.installLog(db.lease.dir()),
-          INSTALL_TIMEOUT);
+      new SetupTemplate("mariadb-install-db", Binaries.mariadbInstallDb(), MariaDbCommands::install,
+          MariaDbCommands::dataDir, MariaDbCommands::installLog, dir -> {}, INSTALL_TIMEOUT).copyInto(db.lease.dir());
       db.server.start();
       db.bootstrap();
       return db;

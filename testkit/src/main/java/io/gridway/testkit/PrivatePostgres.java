@@ -71,15 +71,10 @@ public final class PrivatePostgres extends NativeDatabase {
     ShutdownHook.register(pg, pg::shutdown);
     try {
       Path dir = pg.lease.dir();
-      if (OsUser.isRoot()) {
-        OsUser.chown(dir, PostgresCommands.OS_USER); // initdb creates the data directory inside it
-      }
-      ServerProcess.runToCompletion(
-          "initdb",
-          PostgresCommands.initdb(binDir, dir),
-          dir,
-          PostgresCommands.initdbLog(dir),
-          INITDB_TIMEOUT);
+      ownedByServerUser(dir);
+      new SetupTemplate("initdb", binDir.resolve("initdb"), instance -> PostgresCommands.initdb(binDir, instance),
+          PostgresCommands::dataDir, PostgresCommands::initdbLog, PrivatePostgres::ownedByServerUser, INITDB_TIMEOUT)
+          .copyInto(dir);
       if (serverTls != null) {
         PostgresCommands.installTls(dir, serverTls);
       }
@@ -88,6 +83,12 @@ public final class PrivatePostgres extends NativeDatabase {
     } catch (RuntimeException e) {
       pg.shutdown();
       throw e;
+    }
+  }
+
+  private static void ownedByServerUser(Path instanceDir) {
+    if (OsUser.isRoot()) {
+      OsUser.chown(instanceDir, PostgresCommands.OS_USER); // initdb creates the data directory inside it
     }
   }
 

@@ -59,6 +59,15 @@ class ConfigTest {
   }
 
   @Test
+  void theStartPositionIsReadAndCheckedWithItsKey() {
+    assertThat(parse(GOOD).consumer().start()).isEqualTo("earliest");
+    assertThat(parse(GOOD.replace("  partitions: [0, 1]\n", "  partitions: [0, 1]\n  start: latest\n")).consumer()
+        .startsLatest()).isTrue();
+    assertThatThrownBy(() -> parse(GOOD.replace("  partitions: [0, 1]\n", "  partitions: [0, 1]\n  start: nope\n")))
+        .hasMessageContaining("start: must be earliest, latest or scn:N");
+  }
+
+  @Test
   void anUnknownKeyIsRejectedByName() {
     assertThatThrownBy(() -> parse(GOOD.replace("maxInFlight: 2", "maxInflight: 2")))
         .isInstanceOf(ConfigException.class)

@@ -47,8 +47,8 @@ public record ChangeEvent(
     if (partition < 0 || partition > MAX_PARTITION) {
       throw new IllegalArgumentException("partition " + partition + " out of range 0.." + MAX_PARTITION);
     }
-    boolean wantsBefore = op == Operation.UPDATE || op == Operation.DELETE;
-    boolean wantsAfter = op == Operation.UPDATE || op == Operation.INSERT;
+    boolean wantsBefore = op.hasBefore();
+    boolean wantsAfter = op.hasAfter();
     if ((before != null) != wantsBefore || (after != null) != wantsAfter) {
       throw new IllegalArgumentException(op + " on " + schema.qualifiedName() + " must have "
           + (wantsBefore ? "a" : "no") + " before image and " + (wantsAfter ? "an" : "no") + " after image");
@@ -69,6 +69,11 @@ public record ChangeEvent(
 
   public static ChangeEvent insert(TableSchema schema, Row after, Scn scn, long commitTimeMicros, int partition) {
     return new ChangeEvent(schema, Operation.INSERT, null, after, null, scn, commitTimeMicros, partition, "");
+  }
+
+  /** A snapshot row (docs/bootstrap.md): after image only, at the snapshot window's SCN. */
+  public static ChangeEvent read(TableSchema schema, Row after, Scn scn, long commitTimeMicros, int partition) {
+    return new ChangeEvent(schema, Operation.READ, null, after, null, scn, commitTimeMicros, partition, "");
   }
 
   public static ChangeEvent update(TableSchema schema, Row before, Row after, Scn scn, long commitTimeMicros, int partition) {

@@ -21,6 +21,25 @@ public record Scn(long value) implements Comparable<Scn> {
     return new Scn(packed(fileIndex, endOffset, "binlog file index", "offset"));
   }
 
+  /** The largest sub-sequence of {@link #ofSnapshot}: below the size of any binlog transaction in bytes. */
+  public static final int MAX_SNAPSHOT_SUBSEQUENCE = 63;
+
+  /**
+   * The SCN of snapshot window {@code subSequence} (1..{@value #MAX_SNAPSHOT_SUBSEQUENCE}) emitted right after
+   * high watermark {@code high} (docs/bootstrap.md §2): after the transaction at {@code high}, before the next
+   * one, whose commit event ends more than a whole transaction's bytes further on.
+   */
+  public static Scn ofSnapshot(Scn high, int subSequence) {
+    if (subSequence < 1 || subSequence > MAX_SNAPSHOT_SUBSEQUENCE) {
+      throw new IllegalArgumentException("snapshot sub-sequence " + subSequence + " out of range 1.."
+          + MAX_SNAPSHOT_SUBSEQUENCE);
+    }
+    if ((high.offset() + subSequence) > 0xFFFF_FFFFL) {
+      throw new IllegalArgumentException("high watermark " + high + " leaves no room for sub-sequence " + subSequence);
+    }
+    return new Scn(high.value + subSequence);
+  }
+
   /** The SCN of a GoldenGate transaction ending at {@code rba} in trail file {@code sequence}. */
   public static Scn ofTrail(long sequence, long rba) {
     return new Scn(packed(sequence, rba, "trail sequence", "RBA"));

@@ -20,6 +20,14 @@ public interface Fetcher extends AutoCloseable {
    */
   void start(SourcePosition resumeAfter, TransactionSink sink);
 
+  /**
+   * Reads existing rows of the source in chunks for snapshots (docs/bootstrap.md), or null when this fetcher's source
+   * cannot. The reader is the fetcher's: it lives until {@link #close}.
+   */
+  default io.gridway.core.snapshot.SnapshotReader snapshots() {
+    return null;
+  }
+
   /** What the fetcher is doing now, for health checks and the admin service. */
   FetcherStatus status();
 

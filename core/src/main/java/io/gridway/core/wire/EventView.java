@@ -23,6 +23,7 @@ public final class EventView {
     WireFormat.FLAG_BEFORE, // DELETE
     0, // TRUNCATE
     0, // SCHEMA_CHANGE
+    WireFormat.FLAG_AFTER, // READ
   };
   private static final int FIXED_FIELDS = WireFormat.EVENT_ORIGIN;
 

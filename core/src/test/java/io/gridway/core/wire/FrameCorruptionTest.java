@@ -245,7 +245,8 @@ class FrameCorruptionTest {
         with(frame, f -> f.put(12 + WireFormat.EVENT_FLAGS, (byte) 0)),
         with(frame, f -> f.put(12 + WireFormat.EVENT_FLAGS, (byte) 6)),
         with(frame, f -> f.put(12 + WireFormat.EVENT_OP, (byte) 1)), // UPDATE with only an after image
-        with(frame, f -> f.put(12 + WireFormat.EVENT_OP, (byte) 5)), // no such operation
+        with(frame, f -> f.put(12 + WireFormat.EVENT_OP, (byte) 6)), // no such operation
+        with(frame, f -> f.put(12 + WireFormat.EVENT_OP, (byte) 5).put(12 + WireFormat.EVENT_FLAGS, (byte) 3)), // READ with a before image
         with(frame, f -> f.put(row + 2, (byte) 1)), // NULL in the NOT NULL id
         with(frame, f -> f.put(row + 3, (byte) 0x80)), // a padding bit of the null bitmap
         with(frame, f -> f.put(at[1], (byte) 0xC0).put(at[1] + 1, (byte) 0x80)), // overlong UTF-8
@@ -400,11 +401,24 @@ class FrameCorruptionTest {
   }
 
   @Test
+  void anInsertFrameWithOperationFiveIsAReadOfTheSameRow() {
+    // READ (code 5) has INSERT's layout: only the operation byte differs, so a version-1 decoder needs no new field
+    byte[] read = with(Frames.eventFrame(CHECKED_INSERT), f -> f.put(12 + WireFormat.EVENT_OP, (byte) 5));
+    assertThat(Frames.eventFrame(ChangeEvent.read(CHECKED, CHECKED_INSERT.after(), CHECKED_INSERT.scn(),
+        CHECKED_INSERT.commitTimeMicros(), CHECKED_INSERT.partition()))).isEqualTo(read);
+    FrameReader reader = new FrameReader();
+    reader.addSchema(CHECKED);
+    assertThat(reader.next(ByteBuffer.wrap(read))).isEqualTo(FrameType.EVENT);
+    assertThat(reader.event().op()).isEqualTo(io.gridway.core.event.Operation.READ);
+    assertThat(reader.event().before()).isNull();
+  }
+
+  @Test
   void afterAFailureTheReaderHasNoCurrentFrame() {
     FrameReader reader = new FrameReader();
     reader.addSchema(CHECKED);
     assertThat(reader.next(ByteBuffer.wrap(Frames.eventFrame(CHECKED_INSERT)))).isEqualTo(FrameType.EVENT);
-    byte[] bad = with(Frames.eventFrame(CHECKED_INSERT), f -> f.put(12 + WireFormat.EVENT_OP, (byte) 5));
+    byte[] bad = with(Frames.eventFrame(CHECKED_INSERT), f -> f.put(12 + WireFormat.EVENT_OP, (byte) 6));
     assertThatThrownBy(() -> reader.next(ByteBuffer.wrap(bad))).isInstanceOf(WireFormatException.class);
     assertThatThrownBy(reader::event).isInstanceOf(IllegalStateException.class);
   }

@@ -232,13 +232,14 @@ final class WireArbitraries {
 
   static Arbitrary<ChangeEvent> events(TableSchema schema) {
     Arbitrary<Operation> ops = Arbitraries.frequency(Tuple.of(3, Operation.INSERT), Tuple.of(3, Operation.UPDATE),
-        Tuple.of(2, Operation.DELETE), Tuple.of(1, Operation.TRUNCATE), Tuple.of(1, Operation.SCHEMA_CHANGE));
+        Tuple.of(2, Operation.DELETE), Tuple.of(1, Operation.TRUNCATE), Tuple.of(1, Operation.SCHEMA_CHANGE),
+        Tuple.of(1, Operation.READ));
     return Combinators.combine(ops, rows(schema), rows(schema), integers(Long.MIN_VALUE, Long.MAX_VALUE),
             integers(Long.MIN_VALUE, Long.MAX_VALUE), Arbitraries.integers().between(0, ChangeEvent.MAX_PARTITION),
             Arbitraries.oneOf(Arbitraries.just(""), strings(10)), strings(60))
         .as((op, before, after, scn, commitTime, partition, origin, ddl) -> new ChangeEvent(schema, op,
-            op == Operation.UPDATE || op == Operation.DELETE ? before : null,
-            op == Operation.UPDATE || op == Operation.INSERT ? after : null,
+            op.hasBefore() ? before : null,
+            op.hasAfter() ? after : null,
             op == Operation.SCHEMA_CHANGE ? ddl : null, new Scn(scn), commitTime, partition, origin));
   }
 

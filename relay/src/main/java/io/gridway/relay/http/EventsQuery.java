@@ -39,7 +39,10 @@ record EventsQuery(long since, EventFilter filter, int maxBytes, long waitMs, bo
     }
     HttpConfig.Limits limits = config.limits();
     boolean stream = parseBoolean(one(parameters, "stream"), "stream");
-    long since = parseUnsigned(one(parameters, "since"), "since", 0);
+    // since=latest: the newest SCN the relay has processed, for a consumer group that starts with changes from now on
+    // (a relay still starting has no buffer: 0 here, and the router answers 503 STARTING)
+    long since = !"latest".equals(one(parameters, "since")) ? parseUnsigned(one(parameters, "since"), "since", 0)
+        : source.buffer() == null ? 0 : source.buffer().processedScn();
     long maxBytes = parseRange(one(parameters, "maxBytes"), "maxBytes", limits.defaultResponseBytes().bytes(),
         1, limits.maxResponseBytes().bytes());
     long defaultWait = stream ? config.stream().heartbeat().toMillis() : Math.min(10_000, limits.maxWait().toMillis());
@@ -57,7 +60,7 @@ record EventsQuery(long since, EventFilter filter, int maxBytes, long waitMs, bo
     return new EventsQuery(since, filter, (int) maxBytes, waitMs, stream);
   }
 
-  private static String one(Map<String, List<String>> parameters, String name) {
+  static String one(Map<String, List<String>> parameters, String name) {
     List<String> values = parameters.get(name);
     return values == null ? null : values.get(0);
   }
@@ -72,7 +75,7 @@ record EventsQuery(long since, EventFilter filter, int maxBytes, long waitMs, bo
     throw new Problem.Failure(Problem.badParameter(name, "must be true or false, not '" + printable(text) + "'"));
   }
 
-  private static long parseUnsigned(String text, String name, long absent) {
+  static long parseUnsigned(String text, String name, long absent) {
     if (text == null) {
       return absent;
     }
@@ -86,7 +89,7 @@ record EventsQuery(long since, EventFilter filter, int maxBytes, long waitMs, bo
     }
   }
 
-  private static long parseRange(String text, String name, long absent, long min, long max) {
+  static long parseRange(String text, String name, long absent, long min, long max) {
     if (text == null) {
       return absent;
     }

@@ -27,6 +27,7 @@ final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
   private static final Logger LOG = LoggerFactory.getLogger(RequestRouter.class);
   private static final String SOURCES = "/v1/sources";
   private static final String SCHEMAS = "/v1/schemas/";
+  private static final String SNAPSHOT = "/snapshot";
 
   private final ApiState state;
   private final ControlEndpoints control;
@@ -89,6 +90,8 @@ final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
       control.sources(ctx, keepAlive);
     } else if (path.startsWith(SOURCES + "/") && path.endsWith("/events")) {
       events(ctx, request, path, parameters, keepAlive);
+    } else if (path.startsWith(SOURCES + "/") && path.endsWith(SNAPSHOT)) {
+      snapshot(ctx, path, parameters, keepAlive);
     } else if (path.startsWith(SCHEMAS) && path.indexOf('/', SCHEMAS.length()) < 0) {
       control.schema(ctx, request, path.substring(SCHEMAS.length()), keepAlive);
     } else {
@@ -99,8 +102,9 @@ final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
 
   /** Answers 401/403 and returns false unless the request's bearer token may read what the path asks for. */
   private boolean authorized(ChannelHandlerContext ctx, FullHttpRequest request, String path, boolean keepAlive) {
-    String source = path.startsWith(SOURCES + "/") && path.endsWith("/events")
-        ? path.substring(SOURCES.length() + 1, path.length() - "/events".length()) : null;
+    String source = !path.startsWith(SOURCES + "/") ? null
+        : path.endsWith("/events") ? path.substring(SOURCES.length() + 1, path.length() - "/events".length())
+        : path.endsWith(SNAPSHOT) ? path.substring(SOURCES.length() + 1, path.length() - SNAPSHOT.length()) : null;
     Problem refused = state.auth.check(request.headers().get(HttpHeaderNames.AUTHORIZATION), source);
     if (refused == null) {
       return true;
@@ -108,6 +112,29 @@ final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
     state.responded("auth", refused.status().code());
     Responses.problem(ctx, keepAlive, refused, EventsQuery.printable(path));
     return false;
+  }
+
+  private void snapshot(ChannelHandlerContext ctx, String path, Map<String, List<String>> parameters, boolean keepAlive) {
+    String sourceId = path.substring(SOURCES.length() + 1, path.length() - SNAPSHOT.length());
+    ServedSource source = state.sources.get(sourceId);
+    String instance = EventsQuery.printable(path);
+    if (source == null) {
+      state.responded("snapshot", 404);
+      Responses.problem(ctx, keepAlive, Problem.unknownSource(EventsQuery.printable(sourceId)), instance);
+      return;
+    }
+    if (state.shuttingDown) {
+      state.responded("snapshot", 503);
+      Responses.problem(ctx, keepAlive, Problem.shuttingDown(), instance);
+      return;
+    }
+    ServedSource.Unavailable unavailable = source.notServing(0);
+    if (unavailable != null && unavailable.reason().equals("STARTING")) { // no fetcher, so no snapshot reader, yet
+      state.responded("snapshot", 503);
+      Responses.problem(ctx, keepAlive, Problem.notServing(source.id(), unavailable), instance);
+      return;
+    }
+    SnapshotEndpoint.handle(ctx, state, source, parameters, keepAlive, instance);
   }
 
   private void events(ChannelHandlerContext ctx, FullHttpRequest request, String path,

@@ -60,6 +60,11 @@ public interface ServedSource {
   /** Why the serving side cannot serve yet: {@code reason} is STARTING or REFILLING; {@code detail} for people. */
   record Unavailable(String reason, String detail) {}
 
+  /** Snapshot chunks for consumers (docs/bootstrap.md), or null when the source's fetcher cannot read existing rows. */
+  default io.gridway.relay.snapshot.SnapshotService snapshots() {
+    return null;
+  }
+
   /** Fetcher state, position and lag for /v1/sources, as JSON-ready values. */
   Map<String, Object> status();
 }

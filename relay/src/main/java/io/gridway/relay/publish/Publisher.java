@@ -128,6 +128,19 @@ public final class Publisher implements TransactionSink {
     stored(received);
   }
 
+  /**
+   * A transaction as the fetch policy in force routes it, without publishing it: snapshot chunks take the path of
+   * changes (filter, transform, partition) this way. Null when nothing is left; throws what the policy throws. Any
+   * thread.
+   */
+  public Transaction routed(Transaction tx) {
+    List<Policy> current = policies.current();
+    if (current.isEmpty()) {
+      return defaultRouting == null ? tx : defaultRouting.apply(tx);
+    }
+    return ActivePolicies.apply(current, tx, partitions);
+  }
+
   private Transaction filtered(Transaction tx) {
     List<Policy> current = policies.forWindow(tx.scn().value()); // records from which SCN a new version applies
     try {

@@ -2,7 +2,6 @@ package io.gridway.applier.jdbc;
 
 import io.gridway.applier.jdbc.StatementCache.Kind;
 import io.gridway.core.event.ChangeEvent;
-import io.gridway.core.event.Operation;
 import io.gridway.core.event.Row;
 import io.gridway.core.schema.TableSchema;
 import io.gridway.core.wire.EventJson;
@@ -34,8 +33,9 @@ final class ConflictResolver {
   void apply(ChangeEvent e, TableTarget t, ConflictRule rule, int partition) throws SQLException {
     tx.flush();
     TableSchema s = e.schema();
-    Row image = e.op() == Operation.INSERT ? e.after() : e.before();
-    Row newestSource = e.op() == Operation.DELETE ? e.before() : e.after();
+    Row image = e.op().hasBefore() ? e.before() : e.after(); // INSERT and READ name their key by the after image
+    Row newestSource = e.op().hasAfter() ? e.after() : e.before();
+    boolean adds = !e.op().hasBefore(); // INSERT or a snapshot READ: the row should not exist yet
     String newest = rule.strategy() == ConflictStrategy.NEWEST_WINS ? rule.column() : null;
     PreparedStatement probe = tx.statement(applier.statements().get(s, t, Kind.PROBE, newest));
     int i = 1;
@@ -60,11 +60,11 @@ final class ConflictResolver {
       }
     }
     String kind = null;
-    if (e.op() == Operation.INSERT && exists) {
+    if (adds && exists) {
       kind = "insert-exists";
-    } else if (e.op() != Operation.INSERT && !exists) {
+    } else if (!adds && !exists) {
       kind = "row-missing";
-    } else if (e.op() != Operation.INSERT && !matches) {
+    } else if (!adds && !matches) {
       kind = "before-mismatch";
     }
     if (kind != null) {

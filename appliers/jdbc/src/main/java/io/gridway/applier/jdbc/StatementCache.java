@@ -10,7 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * keep them prepared on the server (PostgreSQL {@code prepareThreshold}, MariaDB {@code cachePrepStmts}). Thread-safe.
  */
 final class StatementCache {
-  enum Kind { INSERT, UPSERT, DELETE_BY_KEY, DELETE_ONE, PROBE, TRUNCATE }
+  enum Kind { INSERT, UPSERT, DELETE_BY_KEY, DELETE_ONE, DELETE_ALL, PROBE, TRUNCATE }
 
   /** Target names as given (their hash codes are cached): the quoted table name is built only on a miss. */
   private record Key(long schemaId, String database, String table, Kind kind, String newest, int rows) {}
@@ -36,6 +36,7 @@ final class StatementCache {
         case UPSERT -> dialect.upsert(table, schema);
         case DELETE_BY_KEY -> dialect.deleteByKey(table, schema);
         case DELETE_ONE -> dialect.deleteOneMatching(table, schema);
+        case DELETE_ALL -> dialect.deleteAll(table);
         case PROBE -> dialect.probe(table, schema, newestColumn);
           case TRUNCATE -> dialect.truncate(table);
       };

@@ -38,6 +38,10 @@ final class TargetTransaction implements AutoCloseable {
   private TargetShapes.Shape shape;
   private TableSchema shapeSchema;
   private TableTarget shapeTarget;
+  /** The keyless tables whose rows a snapshot window has replaced in this transaction, by window SCN. */
+  private final java.util.Set<Replaced> replacedKeyless = new java.util.HashSet<>();
+
+  private record Replaced(String table, long scn) {}
   private final Map<String, PreparedStatement> prepared = new HashMap<>();
   private PreparedStatement pending;
   private int pendingRows;
@@ -112,16 +116,22 @@ final class TargetTransaction implements AutoCloseable {
   void sourceWins(ChangeEvent e, TableTarget t) throws SQLException {
     TableSchema s = e.schema();
     if (!s.hasPrimaryKey()) {
-      if (e.op() != Operation.INSERT) {
+      if (e.op() == Operation.READ && replacedKeyless.add(new Replaced(t.qualifiedName(), e.scn().value()))) {
+        // A keyless table's snapshot window holds all its rows (docs/bootstrap.md §4): they replace the target's, in
+        // this transaction with the checkpoint, so a window applied again after a crash never adds duplicates.
+        flush();
+        execute(applier.statements().get(s, t, Kind.DELETE_ALL, null));
+      }
+      if (e.op().hasBefore()) {
         add(Kind.DELETE_ONE, s, t, e.before(), false);
       }
-      if (e.op() != Operation.DELETE) {
+      if (e.op().hasAfter()) {
         add(Kind.INSERT, s, t, e.after(), false);
       }
       return;
     }
     switch (e.op()) {
-      case INSERT -> add(Kind.UPSERT, s, t, e.after(), false);
+      case INSERT, READ -> add(Kind.UPSERT, s, t, e.after(), false); // a snapshot row is an upsert by key
       case DELETE -> add(Kind.DELETE_BY_KEY, s, t, e.before(), true);
       case UPDATE -> {
         if (!sameKey(s, e.before(), e.after())) { // a key change: delete + insert

@@ -79,7 +79,7 @@ final class UnfitValues {
     if (parkedKeys.isEmpty() || !e.schema().hasPrimaryKey()) {
       return false;
     }
-    Row image = e.op() == Operation.INSERT ? e.after() : e.before();
+    Row image = e.op().hasBefore() ? e.before() : e.after();
     if (parkedKeys.contains(e.schema().qualifiedName() + "\u0000" + ConflictResolver.keyOf(e.schema(), image))) {
       return true;
     }
@@ -224,7 +224,7 @@ final class UnfitValues {
   }
 
   private static String key(ChangeEvent e) {
-    Row image = e.op() == Operation.INSERT ? e.after() : e.before();
+    Row image = e.op().hasBefore() ? e.before() : e.after();
     return e.schema().hasPrimaryKey() ? ConflictResolver.keyOf(e.schema(), image) : "(no key)";
   }
 

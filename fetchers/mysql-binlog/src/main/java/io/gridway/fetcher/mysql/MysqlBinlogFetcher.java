@@ -54,6 +54,9 @@ public final class MysqlBinlogFetcher implements Fetcher {
   private volatile TransactionAssembler assembler;
   private volatile boolean closing;
   private volatile FetcherStatus status = new FetcherStatus(FetcherStatus.State.STOPPED, null, "not started");
+  /** The snapshot reader's own pool (created on first use, closed with the fetcher), apart from the binlog session's. */
+  private Jdbc snapshotJdbc; // guarded by lock
+  private ChunkReader chunkReader; // guarded by lock
 
   /**
    * A fetcher for the configured server; reads the password now (from the file or the environment).
@@ -93,6 +96,22 @@ public final class MysqlBinlogFetcher implements Fetcher {
     }
   }
 
+  /** Chunks read with the fetcher's account: MariaDB needs only SELECT (docs/bootstrap.md §1). */
+  @Override
+  public io.gridway.core.snapshot.SnapshotReader snapshots() {
+    synchronized (lock) {
+      if (closing) {
+        throw new IllegalStateException("fetcher " + config.source() + " is closed");
+      }
+      if (chunkReader == null) {
+        snapshotJdbc = new Jdbc(config, password);
+        chunkReader = new ChunkReader(snapshotJdbc, new InformationSchema(snapshotJdbc), new SchemaFactory(config.source()),
+            ChunkReader.KEYLESS_MAX_BYTES);
+      }
+      return chunkReader;
+    }
+  }
+
   @Override
   public FetcherStatus status() {
     FetcherStatus current = status;
@@ -103,9 +122,14 @@ public final class MysqlBinlogFetcher implements Fetcher {
   @Override
   public void close() {
     Thread reader;
+    Jdbc snapshots;
     synchronized (lock) {
       closing = true;
       reader = thread;
+      snapshots = snapshotJdbc;
+    }
+    if (snapshots != null) {
+      snapshots.close();
     }
     BinlogSession current = session;
     if (current != null) {

@@ -39,7 +39,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class TypesIT {
   @RegisterExtension static final MariaDbExtension MARIADB = MariaDbExtension.shared();
 
-  private static final String TABLE = """
+  static final String TABLE = """
       CREATE TABLE types (
         id INT PRIMARY KEY,
         ti TINYINT, tiu TINYINT UNSIGNED, si SMALLINT, siu SMALLINT UNSIGNED,

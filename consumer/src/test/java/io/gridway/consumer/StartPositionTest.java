@@ -1,0 +1,41 @@
+package io.gridway.consumer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.URI;
+import org.junit.jupiter.api.Test;
+
+/** {@code start:} of a consumer group (docs/bootstrap.md §5) and what the puller asks the relay with it. */
+class StartPositionTest {
+  private static final URI RELAY = URI.create("http://127.0.0.1:1");
+
+  @Test
+  void latestAsksForTheRelaysNewestScnUntilTheStreamHasOne() {
+    ConsumerConfig config = ConsumerConfig.builder("src").relay(RELAY.toString()).start("latest").build();
+    assertThat(config.startsLatest()).isTrue();
+    Puller.PullTarget target = new Puller.PullTarget("src", 0, null, config.pull(), 0, null, true);
+    assertThat(EventsRequest.uri(RELAY, target, 0)).contains("since=latest");
+    assertThat(EventsRequest.uri(RELAY, target, 42)).contains("since=42"); // a heartbeat or window gave a position
+    assertThat(EventsRequest.uri(RELAY, new Puller.PullTarget("src", 0, null, config.pull(), 0, null), 0))
+        .contains("since=0");
+  }
+
+  @Test
+  void startIsEarliestByDefaultOrAnScn() {
+    assertThat(ConsumerConfig.builder("src").relay(RELAY.toString()).build().startScn()).isZero();
+    ConsumerConfig at = ConsumerConfig.builder("src").relay(RELAY.toString()).start("scn:18446744073709551615").build();
+    assertThat(at.startScn()).isEqualTo(-1L); // unsigned
+    assertThat(at.startsLatest()).isFalse();
+  }
+
+  @Test
+  void aBadStartNamesTheKeyAndWhatIsNotBuiltYet() {
+    assertThatThrownBy(() -> ConsumerConfig.builder("src").relay(RELAY.toString()).start("newest").build())
+        .hasMessageStartingWith("start: must be earliest, latest or scn:N");
+    assertThatThrownBy(() -> ConsumerConfig.builder("src").relay(RELAY.toString()).start("snapshot").build())
+        .hasMessageContaining("not built yet");
+    assertThatThrownBy(() -> ConsumerConfig.builder("src").relay(RELAY.toString()).start("scn:-3").build())
+        .hasMessageContaining("unsigned decimal SCN");
+  }
+}

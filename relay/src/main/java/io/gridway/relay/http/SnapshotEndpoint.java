@@ -1,0 +1,248 @@
+package io.gridway.relay.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.gridway.core.event.Bytes;
+import io.gridway.core.event.ChangeEvent;
+import io.gridway.core.schema.TableSchema;
+import io.gridway.core.snapshot.ChunkReadException;
+import io.gridway.core.snapshot.ChunkRequest;
+import io.gridway.core.fetch.FetcherException;
+import io.gridway.core.wire.FrameEncoder;
+import io.gridway.relay.snapshot.SnapshotService;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.BufferOverflowException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * {@code GET /v1/sources/{source}/snapshot?table=db.t&after=[key]&partitions=&maxRows=&maxBytes=&since=}: one snapshot
+ * chunk for the asking consumer (docs/bootstrap.md §3). The body is frames (SCHEMA, READ EVENTs, END_OF_WINDOW) of the
+ * asked partitions' rows, empty when none of the chunk's rows is theirs; the headers carry the cursor:
+ * {@code Gridway-Snapshot-Scn}, {@code Gridway-Snapshot-Last-Key} (JSON array, the {@code after} of the next chunk),
+ * {@code Gridway-Snapshot-Done}. The chunk is read off the event loop; the answer is written back on it. Stateless.
+ */
+final class SnapshotEndpoint {
+  static final String SCN_HEADER = "Gridway-Snapshot-Scn";
+  static final String LAST_KEY_HEADER = "Gridway-Snapshot-Last-Key";
+  static final String DONE_HEADER = "Gridway-Snapshot-Done";
+  private static final Set<String> KNOWN = Set.of("table", "after", "partitions", "maxRows", "maxBytes", "since");
+
+  private SnapshotEndpoint() {}
+
+  static void handle(ChannelHandlerContext ctx, ApiState state, ServedSource source, Map<String, List<String>> parameters,
+      boolean keepAlive, String instance) {
+    SnapshotService snapshots = source.snapshots();
+    if (snapshots == null) {
+      reply(ctx, state, keepAlive, new Problem(HttpResponseStatus.NOT_IMPLEMENTED, "snapshot-unsupported",
+          "Source cannot snapshot", "source '" + source.id() + "' has no snapshot reader (its fetcher cannot read"
+          + " existing rows)", Map.of()), instance);
+      return;
+    }
+    SnapshotService.Query query;
+    try {
+      query = parse(parameters, source, snapshots.limits());
+    } catch (Problem.Failure failure) {
+      reply(ctx, state, keepAlive, failure.problem(), instance);
+      return;
+    }
+    try {
+      snapshots.read(query).whenComplete((answer, error) -> ctx.executor().execute(() -> {
+        if (error != null) {
+          reply(ctx, state, keepAlive, problem(error), instance);
+        } else {
+          send(ctx, state, keepAlive, answer, instance);
+        }
+      }));
+    } catch (RejectedExecutionException e) {
+      reply(ctx, state, keepAlive, Problem.tooManyRequests("snapshot chunks", snapshots.limits().maxChunks() * 2), instance);
+    }
+  }
+
+  private static Problem problem(Throwable error) {
+    Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    if (cause instanceof SnapshotService.SubSequenceExhausted || cause instanceof ChunkReadException) {
+      return new Problem(HttpResponseStatus.SERVICE_UNAVAILABLE, "snapshot-retry", "Read the chunk again",
+          cause.getMessage(), Map.of());
+    }
+    if (cause instanceof FetcherException || cause instanceof UnsupportedOperationException) {
+      return new Problem(HttpResponseStatus.UNPROCESSABLE_ENTITY, "snapshot-refused", "Table cannot be snapshotted",
+          cause.getMessage(), Map.of());
+    }
+    return Problem.internal("snapshot chunk failed: " + cause);
+  }
+
+  private static void send(ChannelHandlerContext ctx, ApiState state, boolean keepAlive, SnapshotService.Answer answer,
+      String instance) {
+    byte[] body;
+    try {
+      body = answer.window() == null ? new byte[0] : frames(answer);
+    } catch (RuntimeException e) {
+      reply(ctx, state, keepAlive, Problem.internal("cannot encode the chunk: " + e.getMessage()), instance);
+      return;
+    }
+    FullHttpResponse response = Responses.full(HttpResponseStatus.OK, "application/vnd.gridway.frames",
+        Unpooled.wrappedBuffer(body));
+    response.headers().set(SCN_HEADER, answer.scn().toString());
+    response.headers().set(LAST_KEY_HEADER, keyJson(answer.lastKey()));
+    response.headers().set(DONE_HEADER, Boolean.toString(answer.done()));
+    state.responded("snapshot", 200);
+    Responses.send(ctx, keepAlive, response);
+  }
+
+  private static byte[] frames(SnapshotService.Answer answer) {
+    FrameEncoder encoder = new FrameEncoder();
+    for (int capacity = 1 << 16; ; capacity *= 4) {
+      ByteBuffer out = ByteBuffer.allocate(capacity);
+      try {
+        Set<Long> written = new HashSet<>();
+        for (ChangeEvent e : answer.window().events()) {
+          TableSchema s = e.schema();
+          if (written.add(s.id())) {
+            encoder.writeSchema(s, out);
+          }
+        }
+        encoder.writeTransaction(answer.window(), out);
+        byte[] bytes = new byte[out.flip().remaining()];
+        out.get(bytes);
+        return bytes;
+      } catch (BufferOverflowException e) {
+        if (capacity > (1 << 28)) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  static SnapshotService.Query parse(Map<String, List<String>> parameters, ServedSource source,
+      SnapshotService.Limits limits) {
+    for (Map.Entry<String, List<String>> p : parameters.entrySet()) {
+      if (!KNOWN.contains(p.getKey())) {
+        throw new Problem.Failure(Problem.badParameter(EventsQuery.printable(p.getKey()),
+            "unknown parameter (known: table, after, partitions, maxRows, maxBytes, since)"));
+      }
+      if (p.getValue().size() != 1) {
+        throw new Problem.Failure(Problem.badParameter(p.getKey(), "given " + p.getValue().size() + " times"));
+      }
+    }
+    String table = EventsQuery.one(parameters, "table");
+    int dot = table == null ? -1 : table.indexOf('.');
+    if (dot <= 0 || dot == table.length() - 1) {
+      throw new Problem.Failure(Problem.badParameter("table", "must be database.table"));
+    }
+    int maxRows = (int) EventsQuery.parseRange(EventsQuery.one(parameters, "maxRows"), "maxRows",
+        Math.min(2_000, limits.maxChunkRows()), 1, limits.maxChunkRows());
+    long maxBytes = EventsQuery.parseRange(EventsQuery.one(parameters, "maxBytes"), "maxBytes",
+        Math.min(4L << 20, limits.maxChunkBytes()), 1, limits.maxChunkBytes());
+    long since = EventsQuery.parseUnsigned(EventsQuery.one(parameters, "since"), "since", 0);
+    BitSet partitions = new BitSet();
+    String asked = EventsQuery.one(parameters, "partitions");
+    if (asked == null) {
+      source.partitions().forEach(partitions::set);
+    } else {
+      for (String part : asked.split(",", -1)) {
+        int id;
+        try {
+          id = Integer.parseInt(part);
+        } catch (NumberFormatException e) {
+          throw new Problem.Failure(Problem.badParameter("partitions",
+              "must be comma-separated partition numbers 0..65535, not '" + EventsQuery.printable(part) + "'"));
+        }
+        if (!source.servesPartition(id)) {
+          throw new Problem.Failure(Problem.unknownPartition("source '" + source.id() + "' has no partition " + id
+              + " here (this relay serves " + ServedSource.describe(source.partitions()) + ")"));
+        }
+        partitions.set(id);
+      }
+    }
+    List<Object> after = parseKey(EventsQuery.one(parameters, "after"));
+    return new SnapshotService.Query(new ChunkRequest(table.substring(0, dot), table.substring(dot + 1), after, maxRows,
+        maxBytes), partitions, since);
+  }
+
+  /**
+   * A key as JSON: numbers, strings (decimals as plain text, temporals in the server's text form; the chunk reader binds
+   * each by its column's type), and
+   * {@code {"hex": "…"}} for binary values.
+   */
+  static String keyJson(List<Object> key) {
+    ArrayNode array = Responses.JSON.createArrayNode();
+    for (Object v : key) {
+      if (v == null) {
+        array.addNull();
+      } else if (v instanceof Long l) {
+        array.add(l);
+      } else if (v instanceof BigInteger b) {
+        array.add(b);
+      } else if (v instanceof Bytes b) {
+        array.addObject().put("hex", HexFormat.of().formatHex(b.toByteArray()));
+      } else if (v instanceof BigDecimal d) {
+        array.add(d.toPlainString());
+      } else if (v instanceof java.time.LocalDateTime t) {
+        array.add(t.toString().replace('T', ' '));
+      } else if (v instanceof java.time.Instant t) { // TIMESTAMP: the chunk reader's session is in UTC
+        array.add(java.time.LocalDateTime.ofInstant(t, java.time.ZoneOffset.UTC).toString().replace('T', ' '));
+      } else if (v instanceof java.time.Duration d) { // TIME as the server writes it, [-]H:MM:SS.ffffff
+        long micros = Math.abs(d.toNanos() / 1000);
+        array.add(String.format("%s%d:%02d:%02d.%06d", d.isNegative() ? "-" : "", micros / 3_600_000_000L,
+            micros / 60_000_000 % 60, micros / 1_000_000 % 60, micros % 1_000_000));
+      } else {
+        array.add(v.toString());
+      }
+    }
+    return array.toString();
+  }
+
+  static List<Object> parseKey(String text) {
+    if (text == null || text.isEmpty()) {
+      return List.of();
+    }
+    JsonNode node;
+    try {
+      node = Responses.JSON.readTree(text);
+    } catch (JsonProcessingException e) {
+      throw new Problem.Failure(Problem.badParameter("after", "is not JSON: " + e.getOriginalMessage()));
+    }
+    if (!node.isArray() || node.isEmpty()) {
+      throw new Problem.Failure(Problem.badParameter("after", "must be a non-empty JSON array of key values"));
+    }
+    List<Object> key = new ArrayList<>(node.size());
+    for (JsonNode v : node) {
+      if (v.isIntegralNumber()) {
+        key.add(v.canConvertToLong() ? (Object) v.longValue() : v.bigIntegerValue());
+      } else if (v.isTextual()) {
+        key.add(v.textValue());
+      } else if (v.isObject() && v.size() == 1 && v.path("hex").isTextual()) {
+        try {
+          key.add(Bytes.wrap(HexFormat.of().parseHex(v.path("hex").textValue())));
+        } catch (IllegalArgumentException e) {
+          throw new Problem.Failure(Problem.badParameter("after", "hex value is not hexadecimal"));
+        }
+      } else {
+        throw new Problem.Failure(Problem.badParameter("after",
+            "key values are numbers, strings or {\"hex\": …}, not " + EventsQuery.printable(v.toString())));
+      }
+    }
+    return key;
+  }
+
+  private static void reply(ChannelHandlerContext ctx, ApiState state, boolean keepAlive, Problem problem,
+      String instance) {
+    state.responded("snapshot", problem.status().code());
+    Responses.problem(ctx, keepAlive, problem, instance);
+  }
+}

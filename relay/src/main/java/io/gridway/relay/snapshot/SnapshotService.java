@@ -1,0 +1,246 @@
+package io.gridway.relay.snapshot;
+
+import io.gridway.core.event.ChangeEvent;
+import io.gridway.core.event.Row;
+import io.gridway.core.event.Scn;
+import io.gridway.core.event.SourcePosition;
+import io.gridway.core.event.Transaction;
+import io.gridway.core.snapshot.Chunk;
+import io.gridway.core.snapshot.ChunkRequest;
+import io.gridway.core.snapshot.SnapshotReader;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serves snapshot chunks to the consumer that asks (docs/bootstrap.md §3): reads one chunk with the fetcher's
+ * {@link SnapshotReader}, routes its rows through the fetch policy as READ events (same filter, transform and
+ * partition as an INSERT of the row), keeps the asked partitions and gives the window its snapshot SCN. Nothing goes
+ * into the change buffer, so a snapshot never evicts change windows; memory is bounded by {@link Limits#maxChunks}
+ * chunks of at most {@link Limits#maxChunkBytes} being read or answered at once, and a consumer that falls behind
+ * simply asks for no more. Thread-safe.
+ */
+public final class SnapshotService implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(SnapshotService.class);
+
+  /**
+   * The relay's bounds on what consumers may ask.
+   *
+   * @param maxChunkRows the most rows a request may ask for
+   * @param maxChunkBytes the most bytes a request may ask for
+   * @param maxChunks chunks read at once; as many more wait, beyond that a request is refused (429)
+   */
+  public record Limits(int maxChunkRows, long maxChunkBytes, int maxChunks) {
+    public static final Limits DEFAULT = new Limits(20_000, 64L << 20, 2);
+  }
+
+  /** One consumer's request: a chunk, the partitions it consumes and the SCN its stream has reached. */
+  public record Query(ChunkRequest chunk, BitSet partitions, long since) {}
+
+  /**
+   * The answer: the routed READ window of the asked partitions (null when none of the chunk's rows is theirs), and
+   * the chunk's cursor.
+   */
+  public record Answer(Transaction window, Scn scn, List<Object> lastKey, boolean done, int rowsRead) {}
+
+  private final SnapshotReader reader;
+  private final UnaryOperator<Transaction> routing;
+  private final Limits limits;
+  private final Clock clock;
+  private final ThreadPoolExecutor readers;
+  private final Map<String, TableProgress> progress = new ConcurrentHashMap<>();
+  private final String source;
+  private volatile java.util.function.LongSupplier processedScn = () -> -1L; // unsigned: every SCN
+  private volatile io.micrometer.core.instrument.MeterRegistry registry;
+
+  /** @param routing the fetch policy in force (the publisher's), returning null when it drops everything */
+  public SnapshotService(String source, SnapshotReader reader, UnaryOperator<Transaction> routing, Limits limits,
+      Clock clock) {
+    this.source = source;
+    this.reader = reader;
+    this.routing = routing;
+    this.limits = limits;
+    this.clock = clock;
+    this.readers = new ThreadPoolExecutor(limits.maxChunks(), limits.maxChunks(), 30, TimeUnit.SECONDS,
+        new ArrayBlockingQueue<>(limits.maxChunks()), r -> {
+          Thread t = new Thread(r, "gridway-snapshot-" + source);
+          t.setDaemon(true);
+          return t;
+        });
+    readers.allowCoreThreadTimeOut(true);
+  }
+
+  /**
+   * Makes every answer wait until the relay has processed the chunk's high watermark (its fetcher has read the log
+   * through H), so an asker holding the chunk finds every window at or below H in the relay, and a heartbeat past H
+   * on its next poll. Up to 30 s, then the chunk is to be read again (503 snapshot-retry).
+   */
+  public void awaitProcessed(java.util.function.LongSupplier processed) {
+    this.processedScn = processed;
+  }
+
+  private void awaitLog(Scn high, String table) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    java.util.function.LongSupplier processed = processedScn;
+    while (Long.compareUnsigned(processed.getAsLong(), high.value()) < 0) {
+      if (System.nanoTime() > deadline) {
+        throw new io.gridway.core.snapshot.ChunkReadException("snapshot of " + table + ": the relay has not read the"
+            + " source's log up to the chunk's position " + high + " within 30 s", null);
+      }
+      try {
+        Thread.sleep(10); // a chunk reader thread waits, never the event loop; bounded by maxChunks threads
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new io.gridway.core.snapshot.ChunkReadException("interrupted while waiting for the log", e);
+      }
+    }
+  }
+
+  /** Exports each table's progress as metrics from its first chunk on (tagged source, table). */
+  public void bindMetrics(io.micrometer.core.instrument.MeterRegistry metrics) {
+    this.registry = metrics;
+  }
+
+  private TableProgress newProgress(String database, String table) {
+    TableProgress p = new TableProgress(reader.estimatedRows(database, table));
+    io.micrometer.core.instrument.MeterRegistry metrics = registry;
+    if (metrics != null) {
+      String name = database + "." + table;
+      io.micrometer.core.instrument.FunctionCounter.builder("gridway.relay.snapshot.rows", p, t -> t.rows.get())
+          .description("Rows read by snapshot chunks (every asking group)").tag("source", source).tag("table", name)
+          .register(metrics);
+      io.micrometer.core.instrument.FunctionCounter.builder("gridway.relay.snapshot.chunks", p, t -> t.chunks.get())
+          .description("Snapshot chunks read").tag("source", source).tag("table", name).register(metrics);
+      io.micrometer.core.instrument.Gauge.builder("gridway.relay.snapshot.rows.estimated", p, t -> t.estimated)
+          .description("The source's estimate of the table's rows (InnoDB statistics), for progress")
+          .tag("source", source).tag("table", name).register(metrics);
+    }
+    return p;
+  }
+
+  public Limits limits() {
+    return limits;
+  }
+
+  /**
+   * Reads the chunk off the caller's thread. The future fails with what the reader throws; it is never completed on
+   * the caller's thread. Throws {@link RejectedExecutionException} at once when too many chunks are asked for.
+   */
+  public CompletableFuture<Answer> read(Query query) {
+    return CompletableFuture.supplyAsync(() -> answer(query), readers);
+  }
+
+  private Answer answer(Query query) {
+    Chunk chunk = reader.read(query.chunk());
+    String table = query.chunk().database() + "." + query.chunk().table();
+    if (!chunk.low().equals(chunk.high())) {
+      // MySQL: rows changed in (low, high] must be dropped with the buffer's log (docs/bootstrap.md §1); not built yet
+      throw new UnsupportedOperationException("snapshot of " + table + ": the source gives no exact snapshot position"
+          + " (MariaDB does); dropping rows changed inside the chunk's window is not built yet");
+    }
+    Scn scn = snapshotScn(chunk.high(), query.since());
+    awaitLog(chunk.high(), table);
+    progress.computeIfAbsent(table, t -> newProgress(query.chunk().database(), query.chunk().table())).read(chunk);
+    Transaction window = null;
+    if (!chunk.rows().isEmpty()) {
+      long micros = clock.millis() * 1000;
+      List<ChangeEvent> events = new ArrayList<>(chunk.rows().size());
+      for (Row row : chunk.rows()) {
+        events.add(ChangeEvent.read(chunk.schema(), row, scn, micros, 0));
+      }
+      Transaction routed = routing.apply(new Transaction(scn, micros, new SourcePosition.Generated(scn.value()), "",
+          events));
+      window = routed == null ? null : only(routed, query.partitions());
+    }
+    if (chunk.done()) {
+      LOG.info("snapshot of {}: last chunk read ({} rows in {} chunks)", table, progress.get(table).rows.get(),
+          progress.get(table).chunks.get());
+    }
+    return new Answer(window, scn, chunk.lastKey(), chunk.done(), chunk.rows().size());
+  }
+
+  /**
+   * {@code Scn.ofSnapshot(high, s)}: s continues the asker's own sub-sequence when its stream is already at a snapshot
+   * window of the same high watermark (no commit in between), else starts at 1.
+   */
+  static Scn snapshotScn(Scn high, long since) {
+    long after = since - high.value();
+    if (Long.compareUnsigned(since, high.value()) > 0 && after < Scn.MAX_SNAPSHOT_SUBSEQUENCE) {
+      return Scn.ofSnapshot(high, (int) after + 1);
+    }
+    if (Long.compareUnsigned(since, high.value()) > 0) {
+      throw new SubSequenceExhausted(high);
+    }
+    return Scn.ofSnapshot(high, 1);
+  }
+
+  private static Transaction only(Transaction routed, BitSet partitions) {
+    List<ChangeEvent> kept = new ArrayList<>(routed.events().size());
+    for (ChangeEvent e : routed.events()) {
+      if (partitions.get(e.partition())) {
+        kept.add(e);
+      }
+    }
+    return kept.isEmpty() ? null : kept.size() == routed.events().size() ? routed
+        : new Transaction(routed.scn(), routed.commitTimeMicros(), routed.position(), routed.gtid(), kept);
+  }
+
+  /** Progress per table for /v1/sources: rows and chunks read (by every asker), the source's estimate. */
+  public Map<String, Object> status() {
+    Map<String, Object> json = new LinkedHashMap<>();
+    progress.forEach((table, p) -> {
+      Map<String, Object> one = new LinkedHashMap<>();
+      one.put("rowsRead", p.rows.get());
+      one.put("rowsEstimated", p.estimated);
+      one.put("chunksRead", p.chunks.get());
+      one.put("lastChunkDone", p.done);
+      json.put(table, one);
+    });
+    return json;
+  }
+
+  @Override
+  public void close() {
+    readers.shutdownNow();
+  }
+
+  /** The source's log has not moved through 63 chunks in a row: the asker retries once it has. */
+  public static final class SubSequenceExhausted extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    SubSequenceExhausted(Scn high) {
+      super("63 snapshot windows already follow SCN " + high + ": waiting for the source's log to move", null, false,
+          false);
+    }
+  }
+
+  private static final class TableProgress {
+    final long estimated;
+    final AtomicLong rows = new AtomicLong();
+    final AtomicLong chunks = new AtomicLong();
+    volatile boolean done;
+
+    TableProgress(long estimated) {
+      this.estimated = estimated;
+    }
+
+    void read(Chunk chunk) {
+      rows.addAndGet(chunk.rows().size());
+      chunks.incrementAndGet();
+      done = chunk.done();
+    }
+  }
+}
