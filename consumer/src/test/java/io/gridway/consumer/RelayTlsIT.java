@@ -177,6 +177,27 @@ class RelayTlsIT {
         .hasMessageContaining("is plain http, and tls is set");
   }
 
+  @Test
+  void aDiscoveredPlainRelayIsNeverSentARequestByATlsConsumer() throws Exception {
+    try (RelayFixture plain = RelayFixture.startSecured(1, SYNTHETIC, auth("src"))) {
+      ConsumerConfig config = ConsumerConfig.builder("src").discovery(new ConsumerConfig.Discovery("127.0.0.1:1", "grid",
+          null)).partitions(0).reconnectBackoff(Duration.ofMillis(50))
+          .tls(new ConsumerConfig.Tls(pki.caFile().toString(), null, null))
+          .auth(new ConsumerConfig.Auth(token.toString(), null)).build();
+      RelayEndpoints discovered = RelayEndpoints.fixed(List.of(plain.uri)); // as a Helix spectator would list it
+      try (GridwayConsumer consumer = GridwayConsumer.builder(config).relayEndpoints(discovered)
+          .checkpointStore(new RecordingStore()).handler(batch -> { }).build().start()) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> String.valueOf(consumer.status(0).detail())
+            .equals("relay " + plain.uri + " is plain http and this consumer is configured for TLS (tls): refusing it"));
+      }
+      // not one request reached it (the token would have travelled in clear text): no event request was answered
+      HttpClient http = HttpClient.newHttpClient();
+      String metrics = get(http, plain.uri.resolve("/metrics"), "s3cr3t-token-for-tests").body();
+      assertThat(metrics).contains("# TYPE gridway_relay_http_connections").doesNotContain("endpoint=\"events\"")
+          .doesNotContain("endpoint=\"auth\"");
+    }
+  }
+
   private static void expectTlsFailure(ConsumerConfig config, URI relay, String cause) {
     AtomicLong events = new AtomicLong();
     try (GridwayConsumer consumer = start(config, events)) {
