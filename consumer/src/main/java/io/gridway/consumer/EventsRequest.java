@@ -31,13 +31,17 @@ final class EventsRequest {
     return query.toString();
   }
 
-  static FullHttpRequest create(URI relay, Puller.PullTarget target, long since) {
+  /** The request; {@code authorization} is the header's value, or null to send none. */
+  static FullHttpRequest create(URI relay, Puller.PullTarget target, long since, String authorization) {
     FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, uri(relay, target, since));
     request.headers()
         .set(HttpHeaderNames.HOST, relay.getHost() + (relay.getPort() < 0 ? "" : ":" + relay.getPort()))
         .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE)
         .set(HttpHeaderNames.ACCEPT, "application/x-gridway-frames, application/problem+json")
         .set(HttpHeaderNames.CONTENT_LENGTH, 0);
+    if (authorization != null) {
+      request.headers().set(HttpHeaderNames.AUTHORIZATION, authorization);
+    }
     ConsumerConfig.Compression coding = target.pull().compression();
     if (coding != ConsumerConfig.Compression.NONE) {
       request.headers().set(HttpHeaderNames.ACCEPT_ENCODING, coding.name().toLowerCase(java.util.Locale.ROOT));

@@ -17,6 +17,8 @@ import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpContentDecompressor;
 import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.handler.ssl.SslHandler;
+import java.net.URI;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -36,8 +38,10 @@ final class PullerResources implements AutoCloseable {
   private final PooledByteBufAllocator allocator;
   private final SchemaCache schemas = new SchemaCache();
   private final Random random;
+  private final RelayAccess access;
 
-  PullerResources(int threads, Random random) {
+  PullerResources(int threads, Random random, RelayAccess access) {
+    this.access = access;
     this.group = new MultiThreadIoEventLoopGroup(threads, NioIoHandler.newFactory());
     // Small arenas and 1 MiB chunks: a consumer holds little more than one partial window per connection here.
     this.allocator = new PooledByteBufAllocator(false, threads, threads, 8192, 7, 256, 64, true);
@@ -60,13 +64,20 @@ final class PullerResources implements AutoCloseable {
     return random;
   }
 
+  RelayAccess access() {
+    return access;
+  }
+
   /** Netty memory in use by this consumer's connections (direct and heap, in pooled chunks). */
   long nettyBytes() {
     return allocator.metric().usedDirectMemory() + allocator.metric().usedHeapMemory();
   }
 
-  /** A bootstrap for one connection, whose pipeline ends with the handler {@code last} makes for it. */
-  Bootstrap bootstrap(EventLoop loop, ConsumerConfig.Pull pull, Function<Channel, ChannelHandler> last) {
+  /**
+   * A bootstrap for one connection to {@code relay} (TLS first when it is https), whose pipeline ends with the handler
+   * {@code last} makes for it.
+   */
+  Bootstrap bootstrap(EventLoop loop, URI relay, ConsumerConfig.Pull pull, Function<Channel, ChannelHandler> last) {
     return new Bootstrap()
         .group(loop)
         .channel(NioSocketChannel.class)
@@ -80,6 +91,10 @@ final class PullerResources implements AutoCloseable {
         .handler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel ch) {
+            SslHandler tls = access.handler(ch.alloc(), relay);
+            if (tls != null) {
+              ch.pipeline().addLast("tls", tls);
+            }
             ch.pipeline().addLast("http", new HttpClientCodec(4096, 16 * 1024, MAX_CHUNK));
             switch (pull.compression()) {
               case GZIP, ZSTD -> ch.pipeline().addLast("inflate", new HttpContentDecompressor(0));

@@ -2,6 +2,7 @@ package io.gridway.consumer.service;
 
 import io.gridway.consumer.PartitionStatus;
 import io.gridway.consumer.GridwayConsumer;
+import io.gridway.consumer.RelayAccess;
 import io.gridway.consumer.ConsumerConfig;
 import io.gridway.cluster.CheckpointResetOwner;
 import io.gridway.cluster.CheckpointResets;
@@ -44,13 +45,15 @@ public final class ConsumerService implements AutoCloseable {
   private final AtomicBoolean started = new AtomicBoolean();
   private final AtomicBoolean stopped = new AtomicBoolean();
 
-  private ConsumerService(ServiceConfig config, CheckpointStore store, Applier applier, MeterRegistry meters) {
+  private ConsumerService(ServiceConfig config, CheckpointStore store, Applier applier, MeterRegistry meters,
+      RelayAccess access) {
     this.config = config;
     this.store = store;
     this.applier = applier;
     GridwayConsumer.Builder builder = GridwayConsumer.builder(config.consumer()).checkpointStore(store)
         .handler(applier.handler())
-        .meterRegistry(meters);
+        .meterRegistry(meters)
+        .relayAccess(access);
     if (config.consumer().isDiscovering()) {
       builder.relayEndpoints(DiscoveredRelays.open(config.consumer().discovery(), config.consumer().source(),
           config.consumer().group()));
@@ -111,7 +114,14 @@ public final class ConsumerService implements AutoCloseable {
         return null;
       });
     }
-    int served = retry.run("consumer: relays " + checked.relays(), () -> RelayPreflight.check(checked, Duration.ofSeconds(3)));
+    RelayAccess access;
+    try {
+      access = RelayAccess.of(checked);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("consumer." + e.getMessage(), e);
+    }
+    int served = retry.run("consumer: relays " + checked.relays(),
+        () -> RelayPreflight.check(checked, access, Duration.ofSeconds(3)));
     // the source's partitions: a relay lists all of them; in a cluster the group has one per source partition
     int sourcePartitions = served > 0 ? served : Math.max(1, checked.partitions().size());
     Applier applier = retry.run("consumer: applier " + config.applier().type(),
@@ -127,7 +137,7 @@ public final class ConsumerService implements AutoCloseable {
             config.cluster().replicas()));
       }
     }
-    return new ConsumerService(config, store, applier, meters);
+    return new ConsumerService(config, store, applier, meters, access);
   }
 
   /** Starts the configured partitions, or joins the cluster (the controller then assigns partitions). */
