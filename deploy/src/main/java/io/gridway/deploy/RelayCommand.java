@@ -41,6 +41,9 @@ final class RelayCommand implements Callable<Integer> {
     InetSocketAddress address;
     try {
       address = relay.start();
+    } catch (IllegalArgumentException e) { // a setting only the operator can fix, e.g. an unset passwordEnv
+      relay.close();
+      throw new UsageException("configuration error: " + config + ": " + e.getMessage(), e);
     } catch (RuntimeException e) {
       relay.close();
       throw e;

@@ -125,6 +125,24 @@ class DistributionIT {
   }
 
   @Test
+  void aRelayWhosePasswordVariableIsNotSetExitsWith2NamingIt() throws Exception {
+    Path config = dir.resolve("relay-no-password.yaml");
+    Files.writeString(config, """
+        source:
+          mysql: {source: shop, host: 127.0.0.1, port: 1, user: gridway, passwordEnv: GRIDWAY_TEST_UNSET_PASSWORD, serverId: 9}
+        buffer: {capacity: 64MiB}
+        http: {host: 127.0.0.1, port: 0}
+        """);
+    ProcessBuilder builder = gridway("relay", "--config", config.toString()).redirectErrorStream(true);
+    builder.environment().remove("GRIDWAY_TEST_UNSET_PASSWORD");
+    Process process = builder.start();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    // 2, not 1: systemd's RestartPreventExitStatus=2 keeps it down until the operator sets the variable
+    assertThat(process.waitFor()).as(output).isEqualTo(2);
+    assertThat(output).contains("configuration error").contains("GRIDWAY_TEST_UNSET_PASSWORD (passwordEnv) is not set");
+  }
+
+  @Test
   void aSyntheticRelayAnswersHealthAndStopsOnSigterm() throws Exception {
     Path config = dir.resolve("relay.yaml");
     Files.writeString(config, """

@@ -47,6 +47,11 @@ public final class RelayMain {
     InetSocketAddress address;
     try {
       address = relay.start();
+    } catch (IllegalArgumentException e) { // a setting only the operator can fix, e.g. an unset passwordEnv
+      System.err.println("configuration error: " + e.getMessage());
+      relay.close();
+      System.exit(2);
+      return;
     } catch (RuntimeException e) {
       System.err.println("relay failed to start: " + e.getMessage());
       relay.close();

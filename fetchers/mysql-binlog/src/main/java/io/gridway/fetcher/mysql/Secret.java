@@ -1,6 +1,5 @@
 package io.gridway.fetcher.mysql;
 
-import io.gridway.core.fetch.FetcherException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -9,7 +8,9 @@ import java.util.Map;
 
 /**
  * A password read from a file or an environment variable. Its {@code toString} never shows it, so it
- * cannot leak into a log line or an exception message by accident. Immutable.
+ * cannot leak into a log line or an exception message by accident. A file that cannot be read or a variable
+ * that is not set is an {@link IllegalArgumentException}: the operator must fix the setting (exit code 2),
+ * restarting cannot help. Immutable.
  */
 final class Secret {
   private final String value;
@@ -25,13 +26,13 @@ final class Secret {
       try {
         return new Secret(stripNewline(Files.readString(file, StandardCharsets.UTF_8)));
       } catch (IOException e) {
-        throw new FetcherException("cannot read passwordFile " + file + ": " + e.getClass().getSimpleName()
+        throw new IllegalArgumentException("cannot read passwordFile " + file + ": " + e.getClass().getSimpleName()
             + " (" + e.getMessage() + "); check the path and its permissions", e);
       }
     }
     String value = environment.get(config.passwordEnv());
     if (value == null) {
-      throw new FetcherException("environment variable " + config.passwordEnv()
+      throw new IllegalArgumentException("environment variable " + config.passwordEnv()
           + " (passwordEnv) is not set; export it before starting the relay");
     }
     return new Secret(value);

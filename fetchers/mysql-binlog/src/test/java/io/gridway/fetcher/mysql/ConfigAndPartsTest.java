@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gridway.core.config.ConfigException;
 import io.gridway.core.config.ConfigLoader;
-import io.gridway.core.fetch.FetcherException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -72,7 +71,7 @@ class ConfigAndPartsTest {
     assertThat(fromFile.toString()).doesNotContain("s3cret");
     MysqlFetcherConfig fromEnv = new MysqlFetcherConfig("s", "h", null, "u", null, "DB_PW", 9L, null, null, null, null, null, null, null);
     assertThat(Secret.resolve(fromEnv, Map.of("DB_PW", "env-pw")).reveal()).isEqualTo("env-pw");
-    assertThatThrownBy(() -> Secret.resolve(fromEnv, Map.of())).isInstanceOf(FetcherException.class)
+    assertThatThrownBy(() -> Secret.resolve(fromEnv, Map.of())).isInstanceOf(IllegalArgumentException.class)
         .hasMessage("environment variable DB_PW (passwordEnv) is not set; export it before starting the relay");
   }
 
