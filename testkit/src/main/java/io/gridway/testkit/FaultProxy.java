@@ -46,6 +46,7 @@ public final class FaultProxy implements AutoCloseable {
   private final Set<ProxiedConnection> open = ConcurrentHashMap.newKeySet();
   private final AtomicLong accepted = new AtomicLong();
   private final AtomicLong resets = new AtomicLong();
+  private final AtomicLong connectionsReset = new AtomicLong();
   private volatile Faults faults = Faults.NONE;
   private ScheduledFuture<?> resetting; // guarded by this
 
@@ -140,6 +141,7 @@ public final class FaultProxy implements AutoCloseable {
       connection.reset();
       n++;
     }
+    connectionsReset.addAndGet(n);
     resets.incrementAndGet();
     return n;
   }
@@ -170,6 +172,11 @@ public final class FaultProxy implements AutoCloseable {
   /** How many times all connections were reset ({@link #resetAll()} calls, periodic ones included). */
   public long resets() {
     return resets.get();
+  }
+
+  /** Connections reset so far, by all {@link #resetAll()} calls. */
+  public long connectionsReset() {
+    return connectionsReset.get();
   }
 
   Faults faults() {
