@@ -119,6 +119,11 @@ final class FaultRig implements AutoCloseable {
         "SELECT count(*) FROM \"" + database + "\".audit").get(0));
   }
 
+  /** Rows in the source's keyless table. */
+  long sourceAuditRows() throws Exception {
+    return Long.parseLong(io.gridway.testkit.SqlRows.of(source.connect(database), "SELECT count(*) FROM audit").get(0));
+  }
+
   /** Target = source for every workload table, the keyless one exactly, and its rows applied in commit order. */
   ReplicaVerifier verifier() {
     String t = "\"" + database + "\".";

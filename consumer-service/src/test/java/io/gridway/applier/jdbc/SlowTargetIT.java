@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Timeout;
  * A slow consumer ↔ target link, then a reset of it, under a live {@link KillWorkload}: each round adds 50 ms per
  * direction between the consumer and PostgreSQL while the writer writes 400 transactions, checks that the
  * consumer's lag grows while its receive buffer stays within {@code pull.bufferBytes}, resets every target
- * connection, heals the link and waits until the lag is back under a second; 2 rounds, 20 under {@code -Plong}.
+ * connection, heals the link and waits until the target has caught up; 2 rounds, 20 under {@code -Plong}.
  * Then target = source ({@link FaultRig#verifier()}).
  */
 @Timeout(600)
@@ -39,20 +39,26 @@ class SlowTargetIT {
         long goal = rig.writer.transactions() + 400;
         rig.writer.allow(400);
         AtomicReference<Double> roundLag = new AtomicReference<>(0.0);
+        AtomicReference<Double> roundBuffer = new AtomicReference<>(0.0);
         await("round " + round + ": the writer ahead and the lag growing").atMost(Duration.ofSeconds(120))
             .pollInterval(Duration.ofMillis(200)).until(() -> {
               roundLag.set(Math.max(roundLag.get(), rig.metric("gridway_consumer_lag_ms")));
+              roundBuffer.set(Math.max(roundBuffer.get(), rig.metric("gridway_consumer_buffer_bytes")));
               return rig.writer.transactions() >= goal && roundLag.get() >= 1000;
             });
         maxLag = Math.max(maxLag, roundLag.get());
-        maxBuffer = Math.max(maxBuffer, rig.metric("gridway_consumer_buffer_bytes"));
-        assertThat(rig.metric("gridway_consumer_buffer_bytes")).as("receive buffer within pull.bufferBytes")
-            .isLessThanOrEqualTo(BUFFER_BYTES + 8 << 20); // one window (relay maxWindow 8MiB) may go over, alone
+        maxBuffer = Math.max(maxBuffer, roundBuffer.get());
+        // One window larger than the buffer is still admitted, alone (the relay's maxWindow is 8MiB).
+        assertThat(roundBuffer.get()).as("receive buffer within pull.bufferBytes, sampled while slow")
+            .isBetween(1.0, (double) (BUFFER_BYTES + (8L << 20)));
         assertThat(proxy.resetAll()).as("the consumer holds a target connection").isPositive();
         proxy.passThrough();
         long healed = System.nanoTime();
+        // Caught up: the writer is idle (it wrote all it was allowed), nothing is held, the target has every row.
+        // (lag.ms is set per commit from the binlog's whole-second timestamps, so it is not read as "caught up".)
         await("round " + round + ": lag recovers").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(100))
-            .until(() -> rig.targetAuditRows() > 0 && rig.metric("gridway_consumer_lag_ms") < 1000);
+            .until(() -> rig.metric("gridway_consumer_lag_events") == 0
+                && rig.targetAuditRows() == rig.sourceAuditRows());
         worstRecoveryMs = Math.max(worstRecoveryMs, (System.nanoTime() - healed) / 1_000_000);
       }
       rig.writer.finish();
