@@ -46,6 +46,7 @@ final class FaultRig implements AutoCloseable {
   FaultRig(String name) throws Exception {
     dir = Files.createDirectories(Path.of("target", name + "-" + System.nanoTime()));
     seed = Long.getLong("gridway.seed", System.nanoTime());
+    System.out.printf("fault scenario %s: seed %d (rerun with -Dgridway.seed=%d), files in %s%n", name, seed, seed, dir);
     Random random = new Random(seed);
     database = source.createDatabase(name);
     source.execute(database, KillWorkload.mariaDbDdl());
