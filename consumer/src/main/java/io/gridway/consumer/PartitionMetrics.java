@@ -65,8 +65,9 @@ final class PartitionMetrics {
     // no base unit: the name carries it, and Prometheus would append one again (gridway_consumer_lag_ms_milliseconds)
     meters.add(Gauge.builder("gridway.consumer.lag.ms", lagMillis, AtomicLong::get).tags(tags).register(registry));
     meters.add(Gauge.builder("gridway.consumer.lag.events", heldEvents, AtomicLong::get).tags(tags).register(registry));
+    // strong: the supplier is a method reference nothing else holds; weakly held it is collected and reads NaN
     meters.add(Gauge.builder("gridway.consumer.buffer.bytes", bufferBytes, s -> s.getAsLong()).tags(tags)
-        .baseUnit("bytes").register(registry));
+        .baseUnit("bytes").strongReference(true).register(registry));
     batchEvents = add(DistributionSummary.builder("gridway.consumer.batch.events").tags(tags).register(registry));
     batchBytes = add(DistributionSummary.builder("gridway.consumer.batch.bytes").baseUnit("bytes").tags(tags)
         .register(registry));
