@@ -58,7 +58,7 @@ final class FaultRig implements AutoCloseable {
     writer = new KillWorkload(source, database, random.nextLong());
   }
 
-  /** Rounds per scenario: a few by default, 20 under {@code -Pchaos} or {@code -Plong} (both set {@code gridway.long}). */
+  /** Rounds per scenario: a few by default, 20 under {@code -Pchaos} (it sets {@code gridway.long}). */
   static int rounds(int byDefault) {
     return Boolean.getBoolean("gridway.long") ? 20 : byDefault;
   }

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Relay ↔ consumer connections reset every 2 s under a live {@link KillWorkload}, exactly-once JDBC applier into
  * PostgreSQL: each round lets the writer write 300 more transactions and waits until the target has them and at least
- * one reset has cut an open connection; 3 rounds, 20 under {@code -Pchaos} (or {@code -Plong}). Then target = source
+ * one reset has cut an open connection; 3 rounds, 20 under {@code -Pchaos}. Then target = source
  * ({@link FaultRig#verifier()}).
  */
 @Timeout(600)

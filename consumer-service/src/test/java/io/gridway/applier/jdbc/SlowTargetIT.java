@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Timeout;
  * A slow consumer ↔ target link, then a reset of it, under a live {@link KillWorkload}: each round adds 50 ms per
  * direction between the consumer and PostgreSQL while the writer writes 400 transactions, checks that the
  * consumer's lag grows while its receive buffer stays within {@code pull.bufferBytes}, resets every target
- * connection, heals the link and waits until the target has caught up; 2 rounds, 20 under {@code -Pchaos} (or {@code -Plong}).
+ * connection, heals the link and waits until the target has caught up; 2 rounds, 20 under {@code -Pchaos}.
  * Then target = source ({@link FaultRig#verifier()}).
  */
 @Timeout(600)
