@@ -36,12 +36,22 @@ final class PullerResources implements AutoCloseable {
   private final PooledByteBufAllocator allocator;
   private final SchemaCache schemas = new SchemaCache();
   private final Random random;
+  private java.net.http.HttpClient snapshotClient;
 
   PullerResources(int threads, Random random) {
     this.group = new MultiThreadIoEventLoopGroup(threads, NioIoHandler.newFactory());
     // Small arenas and 1 MiB chunks: a consumer holds little more than one partial window per connection here.
     this.allocator = new PooledByteBufAllocator(false, threads, threads, 8192, 7, 256, 64, true);
     this.random = random;
+  }
+
+  /** The HTTP client of snapshot chunk requests ({@code start: snapshot}), made at the first. */
+  synchronized java.net.http.HttpClient snapshotClient() {
+    if (snapshotClient == null) {
+      snapshotClient = java.net.http.HttpClient.newBuilder().version(java.net.http.HttpClient.Version.HTTP_1_1)
+          .connectTimeout(java.time.Duration.ofSeconds(5)).build();
+    }
+    return snapshotClient;
   }
 
   EventLoopGroup group() {

@@ -47,6 +47,14 @@ public interface CheckpointStore extends AutoCloseable {
    */
   void write(List<Checkpoint> checkpoints);
 
+  /**
+   * Whether {@link #write} keeps a {@link Checkpoint#snapshot()} cursor with the SCN, atomically, and {@link #read}
+   * returns it: what {@code start: snapshot} needs to resume after a restart without starting over or skipping.
+   */
+  default boolean keepsSnapshotCursor() {
+    return false;
+  }
+
   /** Releases connections and files. */
   @Override
   void close();

@@ -191,8 +191,13 @@ public abstract sealed class SqlDialect permits MariaDbDialect, PostgresDialect,
     return "CREATE TABLE IF NOT EXISTS " + quote("gridway_checkpoint") + " (" + quote("group") + " VARCHAR(200) NOT NULL, "
         + quote("partition") + " INTEGER NOT NULL, " + quote("micro_partition") + " INTEGER NOT NULL, "
         + quote("scn") + " BIGINT NOT NULL, " + quote("generation") + " BIGINT NOT NULL, " + quote("updated_at") + " "
-        + timestampType() + " NOT NULL, PRIMARY KEY (" + quote("group") + ", " + quote("partition") + ", "
-        + quote("micro_partition") + "))";
+        + timestampType() + " NOT NULL, " + quote("snapshot_cursor") + " " + textType() + ", PRIMARY KEY ("
+        + quote("group") + ", " + quote("partition") + ", " + quote("micro_partition") + "))";
+  }
+
+  /** Adds the snapshot cursor column to a {@code gridway_checkpoint} table made before it existed. */
+  String addSnapshotCursorColumn() {
+    return "ALTER TABLE " + quote("gridway_checkpoint") + " ADD " + quote("snapshot_cursor") + " " + textType();
   }
 
   /** The {@link SchemaBarrier}'s table: who arrived at which table-wide change, and whether it was applied. */
