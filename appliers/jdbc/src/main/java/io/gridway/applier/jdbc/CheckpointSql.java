@@ -155,10 +155,11 @@ final class CheckpointSql {
     }
   }
 
-  String selectAll() {
+  /** @param withCursor whether to read the snapshot cursor as a fifth column (a table that has it) */
+  String selectAll(boolean withCursor) {
     return "SELECT " + d.quote("micro_partition") + ", " + d.quote("scn") + ", " + d.quote("generation") + ", "
-        + d.quote("updated_at") + ", " + d.quote("snapshot_cursor") + " FROM " + table + where + " AND " + d.quote("scn")
-        + " >= 0";
+        + d.quote("updated_at") + (withCursor ? ", " + d.quote("snapshot_cursor") : "") + " FROM " + table + where
+        + " AND " + d.quote("scn") + " >= 0";
   }
 
   /**

@@ -191,11 +191,14 @@ public abstract sealed class SqlDialect permits MariaDbDialect, PostgresDialect,
     return "CREATE TABLE IF NOT EXISTS " + quote("gridway_checkpoint") + " (" + quote("group") + " VARCHAR(200) NOT NULL, "
         + quote("partition") + " INTEGER NOT NULL, " + quote("micro_partition") + " INTEGER NOT NULL, "
         + quote("scn") + " BIGINT NOT NULL, " + quote("generation") + " BIGINT NOT NULL, " + quote("updated_at") + " "
-        + timestampType() + " NOT NULL, " + quote("snapshot_cursor") + " " + textType() + ", PRIMARY KEY ("
-        + quote("group") + ", " + quote("partition") + ", " + quote("micro_partition") + "))";
+        + timestampType() + " NOT NULL, PRIMARY KEY (" + quote("group") + ", " + quote("partition") + ", "
+        + quote("micro_partition") + "))";
   }
 
-  /** Adds the snapshot cursor column to a {@code gridway_checkpoint} table made before it existed. */
+  /**
+   * Adds the snapshot cursor column to {@code gridway_checkpoint} (a new table, or one made before the column existed:
+   * one path for both).
+   */
   String addSnapshotCursorColumn() {
     return "ALTER TABLE " + quote("gridway_checkpoint") + " ADD " + quote("snapshot_cursor") + " " + textType();
   }
