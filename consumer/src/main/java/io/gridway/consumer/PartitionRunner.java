@@ -83,11 +83,6 @@ final class PartitionRunner {
     SnapshotCursor snapshotFrom = null;
     SnapshotProgress snapshot = null;
     if (startScn == null && config.startsWithSnapshot()) {
-      if (!shared.store().keepsSnapshotCursor()) {
-        throw new IllegalArgumentException("start: snapshot needs a checkpoint store that keeps the snapshot cursor with"
-            + " the SCN (memory, file, or a JDBC target's gridway_checkpoint); " + shared.store().getClass().getSimpleName()
-            + " does not");
-      }
       Checkpoint whole = stored.stream().filter(Checkpoint::isWhole).findFirst().orElse(null);
       // no cursor stored with a checkpoint: the snapshot began but no chunk was recorded yet, so it starts over (a
       // reload upserts keyed rows and replaces keyless tables: never a duplicate)

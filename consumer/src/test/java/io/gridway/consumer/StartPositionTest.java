@@ -36,6 +36,12 @@ class StartPositionTest {
     assertThat(config.startsWithSnapshot()).isTrue();
     assertThat(config.startsLatest()).isFalse();
     assertThat(config.snapshot().chunkBytes().bytes()).isEqualTo(4L << 20);
+    // a store that cannot keep the cursor with the SCN would restart the snapshot from scratch after every kill
+    assertThatThrownBy(() -> GridwayConsumer.builder(config).checkpointStore(new RecordingStore())
+        .handler(batch -> { }).build()).hasMessageContaining("start: snapshot needs a checkpoint store")
+        .hasMessageContaining("RecordingStore");
+    GridwayConsumer.builder(config).checkpointStore(new io.gridway.consumer.checkpoint.MemoryCheckpointStore())
+        .handler(batch -> { }).build().close();
   }
 
   @Test
