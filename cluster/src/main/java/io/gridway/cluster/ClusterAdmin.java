@@ -183,6 +183,9 @@ public final class ClusterAdmin implements AutoCloseable {
     try (GroupProgress progress = GroupProgress.open(zk, cluster)) {
       progress.deleteGroup(group);
     }
+    try (CheckpointResets resets = CheckpointResets.open(zk, cluster)) {
+      resets.deleteGroup(group);
+    }
   }
 
   /** Pauses the group: every partition leaves LEADER (and STANDBY), so nothing is applied until {@link #resumeGroup}. */
@@ -257,6 +260,49 @@ public final class ClusterAdmin implements AutoCloseable {
     try (ZkCheckpointStore store = ZkCheckpointStore.open(zk, cluster, Clock.systemUTC())) {
       return store.reset(group, partition, scn);
     }
+  }
+
+  /**
+   * Asks the partition's next leader to reset its checkpoint ({@link CheckpointResets}): works for every checkpoint
+   * store, the target's of an exactly-once group included, because the consumer carries it out. Only while the group
+   * or the partition is paused; it takes effect when the partition is resumed.
+   *
+   * @throws IllegalStateException when the partition is running
+   * @throws IllegalArgumentException when the group has no such partition
+   */
+  public void requestCheckpointReset(String group, int partition, CheckpointResets.Request request) {
+    IdealState is = requireIdealState(requireGroup(group));
+    requirePartition(group, is, partition);
+    if (is.isEnabled() && !Helix.pausedPartitions(is).contains(partition)) {
+      throw new IllegalStateException("group " + group + " partition " + partition
+          + " is running: pause it (or the group) before resetting its checkpoint");
+    }
+    try (CheckpointResets resets = CheckpointResets.open(zk, cluster)) {
+      resets.request(group, partition, request);
+    }
+  }
+
+  /** Cancels a reset not carried out yet; true if there was one. */
+  public boolean cancelCheckpointReset(String group, int partition) {
+    requirePartition(group, requireIdealState(requireGroup(group)), partition);
+    try (CheckpointResets resets = CheckpointResets.open(zk, cluster)) {
+      return resets.remove(group, partition);
+    }
+  }
+
+  /**
+   * Enables or disables an instance: a disabled one keeps its registration but Helix moves every partition off it
+   * (a relay stops serving, a consumer stops leading) until it is enabled again; a restart of the process keeps it
+   * disabled.
+   *
+   * @throws IllegalArgumentException when the cluster has no such instance
+   */
+  public void enableInstance(String instance, boolean enabled) {
+    if (!admin.getInstancesInCluster(cluster).contains(Helix.requireName(instance, "instance"))) {
+      throw new IllegalArgumentException("no instance " + instance + " in cluster " + cluster);
+    }
+    admin.setInstanceOperation(cluster, instance,
+        enabled ? InstanceConstants.InstanceOperation.ENABLE : InstanceConstants.InstanceOperation.DISABLE);
   }
 
   /** Registers or updates a participant: its endpoint and tags (the resources it may hold). */

@@ -22,6 +22,7 @@ public final class GroupProgress implements AutoCloseable {
   private static final String RECEIVED = "receivedScn";
   private static final String COMMIT = "commitMillis";
   private static final String UPDATED = "updatedMillis";
+  private static final String APPLIED = "appliedEvents";
 
   private final PropertyStore store;
   private final boolean owned;
@@ -40,8 +41,19 @@ public final class GroupProgress implements AutoCloseable {
     return new GroupProgress(store, false);
   }
 
-  /** One partition's report. Epoch milliseconds; {@code commitMillis} 0 when nothing was committed since it started. */
-  public record Report(String instance, long scn, long receivedScn, long commitMillis, long updatedMillis) {}
+  /**
+   * One partition's report. Epoch milliseconds; {@code commitMillis} 0 when nothing was committed since it started.
+   *
+   * @param appliedEvents events this leader has committed since it took the partition (a counter that starts again
+   *     at 0 with each leadership; the admin service derives events/s from it), or -1 when not reported
+   */
+  public record Report(String instance, long scn, long receivedScn, long commitMillis, long updatedMillis, long appliedEvents) {
+
+    /** A report without an applied-events count. */
+    public Report(String instance, long scn, long receivedScn, long commitMillis, long updatedMillis) {
+      this(instance, scn, receivedScn, commitMillis, updatedMillis, -1);
+    }
+  }
 
   /** Overwrites {@code partition}'s report (creating the znode and its parents the first time). */
   public void publish(String group, int partition, Report report) {
@@ -51,6 +63,7 @@ public final class GroupProgress implements AutoCloseable {
     record.setSimpleField(RECEIVED, Long.toUnsignedString(report.receivedScn()));
     record.setLongField(COMMIT, report.commitMillis());
     record.setLongField(UPDATED, report.updatedMillis());
+    record.setLongField(APPLIED, report.appliedEvents());
     if (!store.accessor.set(path(group, partition), record, AccessOption.PERSISTENT)) {
       throw new IllegalStateException("cannot write " + path(group, partition));
     }
@@ -74,7 +87,7 @@ public final class GroupProgress implements AutoCloseable {
       }
       result.put(Integer.valueOf(names.get(i)), new Report(r.getSimpleField(INSTANCE),
           Long.parseUnsignedLong(r.getSimpleField(SCN)), Long.parseUnsignedLong(r.getSimpleField(RECEIVED)),
-          r.getLongField(COMMIT, 0), r.getLongField(UPDATED, 0)));
+          r.getLongField(COMMIT, 0), r.getLongField(UPDATED, 0), r.getLongField(APPLIED, -1)));
     }
     return result;
   }

@@ -29,6 +29,9 @@ import java.util.List;
  *     (the default: everything the relay holds, since=0), {@code latest} (the relay's newest SCN: changes from now on;
  *     a group created after a relay restart starts instead of looping on 410) or {@code scn:N}; a stored checkpoint
  *     always wins
+ * @param tls how to check the relays' certificates and which client certificate to show ({@code https://} relays);
+ *     with it, a plain {@code http://} relay is refused
+ * @param auth the bearer token sent to the relays, or null
  */
 public record ConsumerConfig(
     String source,
@@ -42,6 +45,8 @@ public record ConsumerConfig(
     Discovery discovery,
     String where,
     String start,
+    Tls tls,
+    Auth auth,
     Snapshot snapshot) {
 
   public ConsumerConfig {
@@ -58,8 +63,17 @@ public record ConsumerConfig(
           : "relays: not with discovery (the relays are found in the cluster)");
     }
     for (URI relay : relays) {
-      if (relay == null || !"http".equals(relay.getScheme()) || relay.getHost() == null) {
-        throw new IllegalArgumentException("relays: '" + relay + "' is not an http://host:port URL");
+      if (relay == null || !("http".equals(relay.getScheme()) || "https".equals(relay.getScheme()))
+          || relay.getHost() == null) {
+        throw new IllegalArgumentException("relays: '" + relay + "' is not an http://host:port or https://host:port URL");
+      }
+      if (tls != null && !"https".equals(relay.getScheme())) {
+        throw new IllegalArgumentException("relays: '" + relay + "' is plain http, and tls is set: a consumer configured "
+            + "for TLS reads only https:// relays");
+      }
+      if (tls == null && "https".equals(relay.getScheme())) {
+        throw new IllegalArgumentException("relays: '" + relay + "' is https: set tls (at least tls.caFile, the CA that "
+            + "signed the relay's certificate)");
       }
     }
     relays = List.copyOf(relays);
@@ -100,16 +114,16 @@ public record ConsumerConfig(
     }
   }
 
-  /** A config with the default start ({@code earliest}). */
+  /** A config without TLS or a token, whose start is not {@code snapshot}. */
   public ConsumerConfig(String source, String group, List<URI> relays, List<Integer> partitions, Pull pull, Batching batch,
-      MicroBatch microBatch, Retry retry, Discovery discovery, String where) {
-    this(source, group, relays, partitions, pull, batch, microBatch, retry, discovery, where, null);
+      MicroBatch microBatch, Retry retry, Discovery discovery, String where, String start) {
+    this(source, group, relays, partitions, pull, batch, microBatch, retry, discovery, where, start, null, null);
   }
 
   /** A config whose start is not {@code snapshot}. */
   public ConsumerConfig(String source, String group, List<URI> relays, List<Integer> partitions, Pull pull, Batching batch,
-      MicroBatch microBatch, Retry retry, Discovery discovery, String where, String start) {
-    this(source, group, relays, partitions, pull, batch, microBatch, retry, discovery, where, start, null);
+      MicroBatch microBatch, Retry retry, Discovery discovery, String where, String start, Tls tls, Auth auth) {
+    this(source, group, relays, partitions, pull, batch, microBatch, retry, discovery, where, start, tls, auth, null);
   }
 
   /** Whether partitions without a checkpoint load the existing rows of {@link #snapshot} tables first. */
@@ -157,6 +171,12 @@ public record ConsumerConfig(
     return start.startsWith("scn:") ? Long.parseUnsignedLong(start.substring(4)) : 0;
   }
 
+  /** A config with the default start ({@code earliest}), without TLS or a token. */
+  public ConsumerConfig(String source, String group, List<URI> relays, List<Integer> partitions, Pull pull, Batching batch,
+      MicroBatch microBatch, Retry retry, Discovery discovery, String where) {
+    this(source, group, relays, partitions, pull, batch, microBatch, retry, discovery, where, null, null, null);
+  }
+
   /** A config without a subscription filter. */
   public ConsumerConfig(String source, String group, List<URI> relays, List<Integer> partitions, Pull pull, Batching batch,
       MicroBatch microBatch, Retry retry, Discovery discovery) {
@@ -186,13 +206,50 @@ public record ConsumerConfig(
   }
 
   public ConsumerConfig withGroup(String newGroup) {
-    return new ConsumerConfig(source, newGroup, relays, partitions, pull, batch, microBatch, retry, discovery, where,
-        start, snapshot);
+    return new ConsumerConfig(source, newGroup, relays, partitions, pull, batch, microBatch, retry, discovery, where, start,
+        tls, auth, snapshot);
   }
 
   public ConsumerConfig withPartitions(List<Integer> newPartitions) {
-    return new ConsumerConfig(source, group, relays, newPartitions, pull, batch, microBatch, retry, discovery, where,
-        start, snapshot);
+    return new ConsumerConfig(source, group, relays, newPartitions, pull, batch, microBatch, retry, discovery, where, start,
+        tls, auth, snapshot);
+  }
+
+  /** The same config speaking TLS to its relays and sending a token (either may be null). */
+  public ConsumerConfig withSecurity(Tls newTls, Auth newAuth) {
+    return new ConsumerConfig(source, group, relays, partitions, pull, batch, microBatch, retry, discovery, where, start,
+        newTls, newAuth, snapshot);
+  }
+
+  /**
+   * TLS to the relays (TLS 1.3 and 1.2). The relay's certificate must chain to {@code caFile} and name the host of
+   * its URL (a certificate for another name is refused). Files are read when the consumer starts.
+   *
+   * @param caFile PEM certificates of the CAs trusted to sign relay certificates; null for the JDK's default trust
+   *     store (a public CA)
+   * @param certFile PEM client certificate chain, for relays that require mutual TLS, or null
+   * @param keyFile PEM private key (PKCS#8, not encrypted) of {@code certFile}
+   */
+  public record Tls(String caFile, String certFile, String keyFile) {
+    public Tls {
+      if ((certFile == null) != (keyFile == null)) {
+        throw new IllegalArgumentException("tls: " + (certFile == null ? "certFile" : "keyFile") + " is required with "
+            + (certFile == null ? "keyFile" : "certFile"));
+      }
+    }
+  }
+
+  /**
+   * The bearer token sent as {@code Authorization: Bearer …} to the relays; exactly one of the two. Read when the
+   * consumer starts; never part of the config itself.
+   *
+   * @param tokenFile a file holding the token (trailing newline ignored)
+   * @param tokenEnv an environment variable holding the token
+   */
+  public record Auth(String tokenFile, String tokenEnv) {
+    public Auth {
+      io.gridway.core.config.SecretFile.requireOne(tokenFile, tokenEnv, "auth", "tokenFile", "tokenEnv");
+    }
   }
 
   /**
@@ -421,6 +478,8 @@ public record ConsumerConfig(
     private Duration retryBackoff;
     private Duration maxRetryBackoff;
     private String where;
+    private Tls tls;
+    private Auth auth;
 
     private Builder(String source) {
       this.source = source;
@@ -567,6 +626,18 @@ public record ConsumerConfig(
       return this;
     }
 
+    /** TLS to the relays (their URLs must be https://). */
+    public Builder tls(Tls settings) {
+      this.tls = settings;
+      return this;
+    }
+
+    /** The bearer token for relays that require one. */
+    public Builder auth(Auth token) {
+      this.auth = token;
+      return this;
+    }
+
     /**
      * The config.
      *
@@ -577,7 +648,7 @@ public record ConsumerConfig(
           new Pull(mode, compression, bufferBytes, maxResponseBytes, waitTime, connectTimeout, idleTimeout, reconnectBackoff),
           new Batching(batchMaxEvents, batchMaxBytes, batchMaxWait, maxInFlight),
           new MicroBatch(microBatches, microPartitioner, microPartitionColumn),
-          new Retry(maxAttempts, retryBackoff, maxRetryBackoff), discovery, where, start, snapshot);
+          new Retry(maxAttempts, retryBackoff, maxRetryBackoff), discovery, where, start, tls, auth, snapshot);
     }
   }
 }

@@ -35,12 +35,13 @@ final class EventsRequest {
     return query.toString();
   }
 
-  static FullHttpRequest create(URI relay, Puller.PullTarget target, long since) {
-    return create(relay, target, since, target.pull().waitTime().toMillis());
+  /** The request; {@code authorization} is the header's value, or null to send none. */
+  static FullHttpRequest create(URI relay, Puller.PullTarget target, long since, String authorization) {
+    return create(relay, target, since, target.pull().waitTime().toMillis(), authorization);
   }
 
   /** @param waitMs how long the relay may wait for data (a snapshot's held chunk asks without waiting) */
-  static FullHttpRequest create(URI relay, Puller.PullTarget target, long since, long waitMs) {
+  static FullHttpRequest create(URI relay, Puller.PullTarget target, long since, long waitMs, String authorization) {
     FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET,
         uri(relay, target, since, waitMs));
     request.headers()
@@ -48,6 +49,9 @@ final class EventsRequest {
         .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE)
         .set(HttpHeaderNames.ACCEPT, "application/x-gridway-frames, application/problem+json")
         .set(HttpHeaderNames.CONTENT_LENGTH, 0);
+    if (authorization != null) {
+      request.headers().set(HttpHeaderNames.AUTHORIZATION, authorization);
+    }
     ConsumerConfig.Compression coding = target.pull().compression();
     if (coding != ConsumerConfig.Compression.NONE) {
       request.headers().set(HttpHeaderNames.ACCEPT_ENCODING, coding.name().toLowerCase(java.util.Locale.ROOT));

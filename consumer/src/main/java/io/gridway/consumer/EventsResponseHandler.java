@@ -8,6 +8,7 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import java.nio.charset.StandardCharsets;
@@ -70,6 +71,8 @@ final class EventsResponseHandler extends ChannelInboundHandlerAdapter {
   public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
     if (evt instanceof IdleStateEvent) {
       puller.idle(channel);
+    } else if (evt instanceof SslHandshakeCompletionEvent handshake && !handshake.isSuccess()) {
+      puller.tlsFailed(channel, handshake.cause());
     } else {
       super.userEventTriggered(ctx, evt);
     }
@@ -82,6 +85,10 @@ final class EventsResponseHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    if (TlsFailures.isTls(cause)) {
+      puller.tlsFailed(channel, cause);
+      return;
+    }
     puller.failed(channel, "connection error", cause);
   }
 }

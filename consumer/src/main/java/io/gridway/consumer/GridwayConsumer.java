@@ -65,7 +65,7 @@ public final class GridwayConsumer implements AutoCloseable {
     }
     this.relays = b.relays != null ? b.relays : RelayEndpoints.fixed(config.relays());
     relays.onChange(() -> running.values().forEach(PartitionRunner::relaysChanged));
-    this.pullers = new PullerResources(b.ioThreads, b.random);
+    this.pullers = new PullerResources(b.ioThreads, b.random, b.access != null ? b.access : RelayAccess.of(config));
     this.checkpointExecutor = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "gridway-checkpoints");
       t.setDaemon(true);
@@ -261,6 +261,7 @@ public final class GridwayConsumer implements AutoCloseable {
     private Random random = new Random();
     private Duration drainTimeout = Duration.ofSeconds(30);
     private int ioThreads = Math.min(2, Runtime.getRuntime().availableProcessors());
+    private RelayAccess access;
 
     private Builder(ConsumerConfig config) {
       this.config = Objects.requireNonNull(config, "config");
@@ -340,6 +341,15 @@ public final class GridwayConsumer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * The TLS context and token to reach the relays, already read (default: read from the config's {@code tls} and
+     * {@code auth} when the consumer is built, with secrets from the process environment).
+     */
+    public Builder relayAccess(RelayAccess relayAccess) {
+      this.access = Objects.requireNonNull(relayAccess, "relayAccess");
+      return this;
+    }
+
     /** Netty event-loop threads shared by all partitions (default: min(2, cores)). */
     public Builder ioThreads(int threads) {
       if (threads < 1) {
@@ -353,8 +363,9 @@ public final class GridwayConsumer implements AutoCloseable {
      * The consumer, not yet started.
      *
      * @throws IllegalStateException when no checkpoint store or no handler/callback was given
-     * @throws IllegalArgumentException when the config asks for discovery and no {@link #relayEndpoints} was given, or
-     *     for {@code start: snapshot} with a store that cannot keep the snapshot cursor
+     * @throws IllegalArgumentException when the config asks for discovery and no {@link #relayEndpoints} was given,
+     *     a TLS file or token named by the config cannot be read, or for {@code start: snapshot} with a store that
+     *     cannot keep the snapshot cursor
      */
     public GridwayConsumer build() {
       if (store == null) {

@@ -165,8 +165,19 @@ final class Puller {
     }
     URI relay = current;
     state.relay(relay);
-    ChannelFuture connecting = resources.bootstrap(loop, target.pull(), ch -> new EventsResponseHandler(this, ch))
-        .connect(relay.getHost(), relay.getPort() < 0 ? 80 : relay.getPort());
+    String refusal = resources.access().refusal(relay);
+    if (refusal != null) {
+      // a discovered relay whose scheme does not match this consumer's settings: never sent a request (or a token)
+      current = null;
+      if (warned.size() < 64 && warned.add(refusal)) {
+        LOG.error("partition {}: {}", target.partition(), refusal);
+      }
+      state.set(PartitionStatus.State.RECONNECTING, refusal);
+      reconnect = loop.schedule(this::connect, backoff.delayNanos(Math.max(++failures, 6)), TimeUnit.NANOSECONDS);
+      return;
+    }
+    ChannelFuture connecting = resources.bootstrap(loop, relay, target.pull(), ch -> new EventsResponseHandler(this, ch))
+        .connect(relay.getHost(), RelayAccess.port(relay));
     Channel c = connecting.channel();
     channel = c;
     connecting.addListener(f -> {
@@ -202,7 +213,7 @@ final class Puller {
       // remain, poll briefly so that the next one is asked soon after the buffer has room
       waitMs = feeder.holds() ? 0 : Math.min(waitMs, 100);
     }
-    c.writeAndFlush(EventsRequest.create(relay(), target, stream.lastScn(), waitMs));
+    c.writeAndFlush(EventsRequest.create(relay(), target, stream.lastScn(), waitMs, resources.access().authorization()));
   }
 
   /** The change stream pauses while a chunk request is out, so that no window after the chunk's H can overtake it. */
@@ -328,7 +339,9 @@ final class Puller {
       }
       case REJECTED -> {
         rejections++;
-        String key = problem.type().contains("partition") ? "partitions" : problem.type().contains("source") ? "source" : "request";
+        String key = problem.status() == 401 || problem.status() == 403 ? "auth"
+            : problem.type().equals("tls-required") ? "relays"
+            : problem.type().contains("partition") ? "partitions" : problem.type().contains("source") ? "source" : "request";
         String detail = key + ": relay " + relay() + " rejected the request (" + problem + ")";
         if (rejections >= Math.max(1, replicas().size())) {
           LOG.error("partition {}: {}; every replica did, the partition stops", target.partition(), detail);
@@ -343,6 +356,11 @@ final class Puller {
       }
       case TRANSIENT -> failed(c, "relay " + relay() + " answered " + problem, null);
     }
+  }
+
+  /** The TLS handshake failed: the relay's certificate is not trusted, expired, for another host, or no TLS at all. */
+  void tlsFailed(Channel c, Throwable cause) {
+    failed(c, "TLS handshake with relay " + relay() + " failed: " + TlsFailures.describe(cause), null);
   }
 
   void idle(Channel c) {

@@ -17,6 +17,8 @@ import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpContentDecompressor;
 import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.handler.ssl.SslHandler;
+import java.net.URI;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -36,9 +38,11 @@ final class PullerResources implements AutoCloseable {
   private final PooledByteBufAllocator allocator;
   private final SchemaCache schemas = new SchemaCache();
   private final Random random;
+  private final RelayAccess access;
   private java.net.http.HttpClient snapshotClient;
 
-  PullerResources(int threads, Random random) {
+  PullerResources(int threads, Random random, RelayAccess access) {
+    this.access = access;
     this.group = new MultiThreadIoEventLoopGroup(threads, NioIoHandler.newFactory());
     // Small arenas and 1 MiB chunks: a consumer holds little more than one partial window per connection here.
     this.allocator = new PooledByteBufAllocator(false, threads, threads, 8192, 7, 256, 64, true);
@@ -48,8 +52,12 @@ final class PullerResources implements AutoCloseable {
   /** The HTTP client of snapshot chunk requests ({@code start: snapshot}), made at the first. */
   synchronized java.net.http.HttpClient snapshotClient() {
     if (snapshotClient == null) {
-      snapshotClient = java.net.http.HttpClient.newBuilder().version(java.net.http.HttpClient.Version.HTTP_1_1)
-          .connectTimeout(java.time.Duration.ofSeconds(5)).build();
+      java.net.http.HttpClient.Builder builder = java.net.http.HttpClient.newBuilder()
+          .version(java.net.http.HttpClient.Version.HTTP_1_1).connectTimeout(java.time.Duration.ofSeconds(5));
+      if (access.tls()) { // the same trust and client certificate as the event connections
+        builder.sslContext(access.jdkContext()).sslParameters(access.sslParameters());
+      }
+      snapshotClient = builder.build();
     }
     return snapshotClient;
   }
@@ -70,13 +78,20 @@ final class PullerResources implements AutoCloseable {
     return random;
   }
 
+  RelayAccess access() {
+    return access;
+  }
+
   /** Netty memory in use by this consumer's connections (direct and heap, in pooled chunks). */
   long nettyBytes() {
     return allocator.metric().usedDirectMemory() + allocator.metric().usedHeapMemory();
   }
 
-  /** A bootstrap for one connection, whose pipeline ends with the handler {@code last} makes for it. */
-  Bootstrap bootstrap(EventLoop loop, ConsumerConfig.Pull pull, Function<Channel, ChannelHandler> last) {
+  /**
+   * A bootstrap for one connection to {@code relay} (TLS first when it is https), whose pipeline ends with the handler
+   * {@code last} makes for it.
+   */
+  Bootstrap bootstrap(EventLoop loop, URI relay, ConsumerConfig.Pull pull, Function<Channel, ChannelHandler> last) {
     return new Bootstrap()
         .group(loop)
         .channel(NioSocketChannel.class)
@@ -90,6 +105,10 @@ final class PullerResources implements AutoCloseable {
         .handler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel ch) {
+            SslHandler tls = access.handler(ch.alloc(), relay);
+            if (tls != null) {
+              ch.pipeline().addLast("tls", tls);
+            }
             ch.pipeline().addLast("http", new HttpClientCodec(4096, 16 * 1024, MAX_CHUNK));
             switch (pull.compression()) {
               case GZIP, ZSTD -> ch.pipeline().addLast("inflate", new HttpContentDecompressor(0));

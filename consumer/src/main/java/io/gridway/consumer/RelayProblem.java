@@ -21,7 +21,10 @@ record RelayProblem(int status, String type, String detail, long oldestScn) {
   enum Kind {
     /** 410: the windows after {@code since} are gone from this relay; another replica may have them. */
     EVICTED,
-    /** 400, 404: this request can never succeed on this relay (unknown source or partition, bad parameter). */
+    /**
+     * 400, 404, 401, 403: this request can never succeed on this relay (unknown source or partition, bad parameter, a
+     * missing or refused token, plain HTTP sent to a TLS port).
+     */
     REJECTED,
     /** 429, 503, 5xx and anything else: try again later, maybe elsewhere. */
     TRANSIENT
@@ -31,7 +34,7 @@ record RelayProblem(int status, String type, String detail, long oldestScn) {
     if (status == 410) {
       return Kind.EVICTED;
     }
-    if (status == 400 || status == 404) {
+    if (status == 400 || status == 404 || status == 401 || status == 403) {
       return Kind.REJECTED;
     }
     return Kind.TRANSIENT;

@@ -48,6 +48,8 @@ final class SnapshotFeeder {
   private final SchemaCache schemas;
   private final ByteBufAllocator alloc;
   private final HttpClient http;
+  /** The relay token's header value, or null. */
+  private final String authorization;
   private SnapshotCursor cursor;
   private boolean asking;
   private Chunk held;
@@ -68,6 +70,7 @@ final class SnapshotFeeder {
     this.schemas = resources.schemas();
     this.alloc = resources.allocator();
     this.http = resources.snapshotClient();
+    this.authorization = resources.access().authorization();
   }
 
   /** Whether chunks are still to be read or placed. */
@@ -104,9 +107,12 @@ final class SnapshotFeeder {
       path.append("&after=").append(encode(cursor.after()));
     }
     URI uri = URI.create(relay.getScheme() + "://" + relay.getRawAuthority() + path);
-    HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(60))
-        .header("Accept", "application/x-gridway-frames, application/problem+json").GET().build();
-    return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray())
+    HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(60))
+        .header("Accept", "application/x-gridway-frames, application/problem+json").GET();
+    if (authorization != null) {
+      request.header("Authorization", authorization);
+    }
+    return http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofByteArray())
         .handle((response, failure) -> failure != null
             ? new Retry("snapshot chunk of " + table + " from " + relay + " failed: " + failure)
             : answer(table, at, relay, response));

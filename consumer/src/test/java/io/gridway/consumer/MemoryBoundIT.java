@@ -13,7 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * A handler that blocks for a long time (a minute under {@code -Plong}, a few seconds by default) while
+ * A handler that blocks for a long time (a minute under {@code -Pchaos}, a few seconds by default) while
  * the relay holds ten times the consumer's buffer: the consumer's memory stays within its bound.
  */
 class MemoryBoundIT {

@@ -29,9 +29,32 @@ public final class RelayFixture implements AutoCloseable {
 
   private RelayFixture(String source, String yaml) throws InterruptedException {
     this.source = source;
-    relay = new Relay(RelayConfig.parse(yaml, "test relay"), Clock.systemUTC());
+    RelayConfig config = RelayConfig.parse(yaml, "test relay");
+    relay = new Relay(config, Clock.systemUTC());
     var address = relay.start();
-    uri = URI.create("http://127.0.0.1:" + address.getPort());
+    uri = URI.create(config.http().scheme() + "://127.0.0.1:" + address.getPort());
+  }
+
+  /**
+   * A relay of source {@code src} whose {@code http:} section has {@code httpExtra} too (YAML lines indented by four
+   * spaces, e.g. {@code tls:} and {@code auth:}).
+   */
+  public static RelayFixture startSecured(int partitions, String synthetic, String httpExtra) throws InterruptedException {
+    return new RelayFixture("src", """
+        source:
+          id: src
+          partitions: %d
+          synthetic: {%s}
+        buffer:
+          capacity: 64MiB
+          maxWindow: 8MiB
+        http:
+          port: 0
+          ioThreads: 2
+          shutdownGrace: 0s
+          stream: {heartbeat: 200ms}
+        %s
+        """.formatted(partitions, synthetic, httpExtra.indent(2)));
   }
 
   /** A relay of source {@code src} with the given synthetic settings (YAML flow mapping body). */

@@ -18,6 +18,8 @@ import java.time.Duration;
  * http: {host: 127.0.0.1, port: 8480}
  * stateDir: /var/lib/gridway/admin
  * sessionTimeout: 8h
+ * consumerConfigs:                # optional: a group's consumer file, read for its target (parked changes)
+ *   orders: /etc/gridway/consumer-orders.yaml
  * </pre>
  *
  * @param cluster the Helix cluster name
@@ -26,9 +28,12 @@ import java.time.Duration;
  * @param http where the UI and API listen (default 127.0.0.1:8480: loopback unless the operator opens it)
  * @param stateDir users, the first admin's credential and the audit log (required; created 0700)
  * @param sessionTimeout how long a login lasts without activity (default 8h)
+ * @param consumerConfigs group → its consumer file, read (never written) for the JDBC target's connection settings
+ *     when the UI lists the group's parked changes; the admin service's user must be able to read the file and its
+ *     {@code passwordFile}
  */
 public record AdminConfig(@JsonProperty(required = true) String cluster, String name, @JsonProperty(required = true) ControllerConfig.Zk zk,
-    Http http, @JsonProperty(required = true) Path stateDir, Duration sessionTimeout) {
+    Http http, @JsonProperty(required = true) Path stateDir, Duration sessionTimeout, java.util.Map<String, Path> consumerConfigs) {
   static final int DEFAULT_PORT = 8480;
 
   public AdminConfig {
@@ -42,6 +47,7 @@ public record AdminConfig(@JsonProperty(required = true) String cluster, String 
     if (sessionTimeout.isNegative() || sessionTimeout.isZero()) {
       throw new IllegalArgumentException("sessionTimeout: must be positive, not " + sessionTimeout);
     }
+    consumerConfigs = consumerConfigs == null ? java.util.Map.of() : java.util.Map.copyOf(consumerConfigs);
   }
 
   /**
@@ -64,7 +70,7 @@ public record AdminConfig(@JsonProperty(required = true) String cluster, String 
 
   /** The admin module's settings, with ZooKeeper at {@code zk} (the embedded server's address once started). */
   AdminSettings settings(ZkConfig zk) {
-    return new AdminSettings(zk, cluster, name, http.host(), http.port(), stateDir, sessionTimeout, null);
+    return new AdminSettings(zk, cluster, name, http.host(), http.port(), stateDir, sessionTimeout, null, null, consumerConfigs);
   }
 
   private static String hostName() {

@@ -18,7 +18,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "relay", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
     description = {"Run a relay: read a source's change log into the off-heap event buffer and serve it over HTTP.",
-        "Prints 'gridway relay listening on http://HOST:PORT' once it serves; runs until SIGTERM/SIGINT."},
+        "Prints 'gridway relay listening on http(s)://HOST:PORT' once it serves; runs until SIGTERM/SIGINT."},
     footerHeading = "%nExamples:%n",
     footer = {"  gridway relay --config /etc/gridway/relay.yaml",
         "  GRIDWAY_OPTS=-XX:MaxDirectMemorySize=5g gridway relay --config relay.yaml",
@@ -45,7 +45,7 @@ final class RelayCommand implements Callable<Integer> {
       relay.close();
       throw e;
     }
-    spec.commandLine().getOut().println("gridway relay listening on http://" + address.getHostString() + ":" + address.getPort());
+    spec.commandLine().getOut().println("gridway relay listening on " + relayConfig.http().scheme() + "://" + address.getHostString() + ":" + address.getPort());
     if (relayConfig.cluster() != null) {
       spec.commandLine().getOut().println("gridway relay advertised as " + relay.endpoint() + " in cluster "
           + relayConfig.cluster().name());

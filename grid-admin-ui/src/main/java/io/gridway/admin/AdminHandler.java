@@ -69,7 +69,8 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     byte[] body = new byte[msg.content().readableBytes()];
     msg.content().readBytes(body);
     Request request = new Request(msg.method().name(), path, query, cookie, msg.headers().get("X-CSRF-Token"),
-        type == null ? null : type.split(";")[0].trim().toLowerCase(java.util.Locale.ROOT), body);
+        type == null ? null : type.split(";")[0].trim().toLowerCase(java.util.Locale.ROOT), body,
+        ifMatch(msg.headers().get(HttpHeaderNames.IF_MATCH)));
     try {
       workers.execute(() -> {
         Response response;
@@ -87,6 +88,18 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       send(ctx, keepAlive, path, problem(new ApiException(HttpResponseStatus.SERVICE_UNAVAILABLE, "busy", null,
           "the admin service is busy or stopping; retry"), path));
     }
+  }
+
+  /** An entity tag without its quotes (and without a weak marker: versions are compared as they are). */
+  private static String ifMatch(String header) {
+    if (header == null) {
+      return null;
+    }
+    String v = header.trim();
+    if (v.startsWith("W/")) {
+      v = v.substring(2);
+    }
+    return v.length() >= 2 && v.startsWith("\"") && v.endsWith("\"") ? v.substring(1, v.length() - 1) : v;
   }
 
   private Response answer(Request request) {

@@ -20,6 +20,8 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -39,12 +41,14 @@ public final class AdminService implements AutoCloseable {
   private final ControllerHost controller;
   private final Grid grid;
   private final ThreadPoolExecutor workers;
+  private final ScheduledExecutorService sampler;
   private final EventLoopGroup loops;
   private final Channel server;
   private final Path stateDir;
 
-  private AdminService(ControllerHost controller, Grid grid, ThreadPoolExecutor workers, EventLoopGroup loops, Channel server,
-      Path stateDir) {
+  private AdminService(ControllerHost controller, Grid grid, ThreadPoolExecutor workers, ScheduledExecutorService sampler,
+      EventLoopGroup loops, Channel server, Path stateDir) {
+    this.sampler = sampler;
     this.controller = controller;
     this.grid = grid;
     this.workers = workers;
@@ -62,7 +66,11 @@ public final class AdminService implements AutoCloseable {
     Grid grid = new Grid(settings.zk(), settings.cluster(), settings.zkTimeout());
     ThreadPoolExecutor workers = new ThreadPoolExecutor(4, 4, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(256),
         new DefaultThreadFactory("gridway-admin-api", true));
-    Api api = new Api(grid, users, new Sessions(clock, settings.sessionTtl()), audit, clock);
+    ProgressHistory history = new ProgressHistory(clock, settings.sampleInterval());
+    ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(new DefaultThreadFactory("gridway-admin-sampler", true));
+    sampler.scheduleWithFixedDelay(new Sampler(grid, history), 0, settings.sampleInterval().toMillis(), TimeUnit.MILLISECONDS);
+    Api api = new Api(grid, users, new Sessions(clock, settings.sessionTtl()), audit,
+        new RelayProbe(java.time.Duration.ofSeconds(2)), history, new ParkedRows(settings.consumerConfigs()), clock);
     StaticFiles files = new StaticFiles();
     EventLoopGroup loops = new MultiThreadIoEventLoopGroup(2, new DefaultThreadFactory("gridway-admin-http"), NioIoHandler.newFactory());
     Channel server;
@@ -77,14 +85,43 @@ public final class AdminService implements AutoCloseable {
           }).bind(settings.host(), settings.port()).sync().channel();
     } catch (RuntimeException | InterruptedException e) {
       loops.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+      sampler.shutdownNow();
       workers.shutdownNow();
       grid.close();
       controller.close();
       throw e;
     }
-    AdminService service = new AdminService(controller, grid, workers, loops, server, stateDir);
+    AdminService service = new AdminService(controller, grid, workers, sampler, loops, server, stateDir);
     LOG.info("admin service for cluster {} listening on {}", settings.cluster(), service.url());
     return service;
+  }
+
+  /** One sample of the progress history; a ZooKeeper outage skips samples, logged once per change. */
+  private static final class Sampler implements Runnable {
+    private final Grid grid;
+    private final ProgressHistory history;
+    private boolean failing;
+
+    Sampler(Grid grid, ProgressHistory history) {
+      this.grid = grid;
+      this.history = history;
+    }
+
+    @Override
+    public void run() {
+      try {
+        history.sample(grid.status());
+        if (failing) {
+          LOG.info("sampling the partitions' progress again");
+          failing = false;
+        }
+      } catch (RuntimeException e) {
+        if (!failing) {
+          LOG.warn("cannot sample the partitions' progress ({}); the history has a gap until ZooKeeper answers", e.getMessage());
+          failing = true;
+        }
+      }
+    }
   }
 
   private static Path prepareStateDir(Path dir) {
@@ -123,6 +160,7 @@ public final class AdminService implements AutoCloseable {
     try {
       server.close().syncUninterruptibly();
       loops.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+      sampler.shutdownNow();
       workers.shutdownNow();
       grid.close();
     } finally {

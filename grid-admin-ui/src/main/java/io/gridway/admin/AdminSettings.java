@@ -16,12 +16,18 @@ import java.util.Objects;
  * @param stateDir where the users file, the first admin credential and the audit log live (created 0700)
  * @param sessionTtl how long a login lasts without activity
  * @param zkTimeout how long a request waits on ZooKeeper before it answers 503
+ * @param sampleInterval how often the service samples every partition's progress for its 15-minute history
+ *     (events/s, lag); default 10 s
+ * @param consumerConfigs group → the consumer YAML file of that group, read (never written) for the target
+ *     connection settings that listing its parked changes needs; the file's {@code passwordFile} (or environment
+ *     variable) must be readable by the admin service's user. Empty: no parked rows shown
  */
 public record AdminSettings(ZkConfig zk, String cluster, String controllerName, String host, int port, Path stateDir,
-    Duration sessionTtl, Duration zkTimeout) {
+    Duration sessionTtl, Duration zkTimeout, Duration sampleInterval, java.util.Map<String, Path> consumerConfigs) {
   public static final String DEFAULT_HOST = "127.0.0.1";
   public static final Duration DEFAULT_SESSION_TTL = Duration.ofHours(8);
   public static final Duration DEFAULT_ZK_TIMEOUT = Duration.ofSeconds(5);
+  public static final Duration DEFAULT_SAMPLE_INTERVAL = Duration.ofSeconds(10);
 
   public AdminSettings {
     Objects.requireNonNull(zk, "zk");
@@ -31,8 +37,19 @@ public record AdminSettings(ZkConfig zk, String cluster, String controllerName, 
     host = host == null ? DEFAULT_HOST : host;
     sessionTtl = sessionTtl == null ? DEFAULT_SESSION_TTL : sessionTtl;
     zkTimeout = zkTimeout == null ? DEFAULT_ZK_TIMEOUT : zkTimeout;
+    sampleInterval = sampleInterval == null ? DEFAULT_SAMPLE_INTERVAL : sampleInterval;
+    consumerConfigs = consumerConfigs == null ? java.util.Map.of() : java.util.Map.copyOf(consumerConfigs);
+    if (sampleInterval.toMillis() < 100 || sampleInterval.compareTo(Duration.ofMinutes(1)) > 0) {
+      throw new IllegalArgumentException("sampleInterval " + sampleInterval + " out of range 100ms..1m");
+    }
     if (port < 0 || port > 0xFFFF) {
       throw new IllegalArgumentException("http.port " + port + " out of range 0..65535");
     }
+  }
+
+  /** With the default sample interval. */
+  public AdminSettings(ZkConfig zk, String cluster, String controllerName, String host, int port, Path stateDir,
+      Duration sessionTtl, Duration zkTimeout) {
+    this(zk, cluster, controllerName, host, port, stateDir, sessionTtl, zkTimeout, null, null);
   }
 }

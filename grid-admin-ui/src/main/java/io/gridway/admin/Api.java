@@ -34,8 +34,17 @@ final class Api {
   private final Sessions sessions;
   private final AuditLog audit;
   private final Clock clock;
+  private final PartitionResets resets;
+  private final RelayProbe relayProbe;
+  private final ProgressHistory history;
+  private final ParkedRows parked;
 
-  Api(Grid grid, Users users, Sessions sessions, AuditLog audit, Clock clock) {
+  Api(Grid grid, Users users, Sessions sessions, AuditLog audit, RelayProbe relays, ProgressHistory history, ParkedRows parked,
+      Clock clock) {
+    this.history = history;
+    this.parked = parked;
+    this.resets = new PartitionResets(grid, relays, audit, clock);
+    this.relayProbe = relays;
     this.grid = grid;
     this.users = users;
     this.sessions = sessions;
@@ -75,6 +84,15 @@ final class Api {
         default -> throw methodNotAllowed(m, request.path());
       };
     }
+    if (s.size() == 2 && s.get(0).equals("policy") && m.equals("POST") && (s.get(1).equals("validate") || s.get(1).equals("explain"))) {
+      return policy(request, s.get(1).equals("explain"));
+    }
+    if (s.equals(List.of("relays")) && m.equals("GET")) {
+      return json(HttpResponseStatus.OK, relays());
+    }
+    if (s.size() == 3 && s.get(0).equals("instances") && m.equals("POST") && (s.get(2).equals("enable") || s.get(2).equals("disable"))) {
+      return enableInstance(session, s.get(1), s.get(2).equals("enable"));
+    }
     if (!s.isEmpty() && s.get(0).equals("groups")) {
       return groups(request, session, s, m);
     }
@@ -97,23 +115,36 @@ final class Api {
       return switch (m) {
         case "GET" -> json(HttpResponseStatus.OK, requireGroup(name));
         case "PUT" -> updateGroup(request, session, name);
-        case "DELETE" -> deleteGroup(session, name);
+        case "DELETE" -> deleteGroup(request, session, name);
         default -> throw methodNotAllowed(m, request.path());
       };
     }
+    if (s.size() == 3 && m.equals("GET") && s.get(2).equals("parked")) {
+      requireGroup(name);
+      return json(HttpResponseStatus.OK, parked.list(name, intParam(request, "limit", 200, 1, 1000)));
+    }
+    if (s.size() == 3 && m.equals("GET") && s.get(2).equals("history")) {
+      requireGroup(name);
+      return json(HttpResponseStatus.OK, history.of(name));
+    }
     if (s.size() == 3 && m.equals("POST") && (s.get(2).equals("pause") || s.get(2).equals("resume"))) {
-      return pauseGroup(session, name, s.get(2).equals("pause"));
+      return pauseGroup(request, session, name, s.get(2).equals("pause"));
     }
     if (s.size() == 5 && s.get(2).equals("partitions") && m.equals("POST") && (s.get(4).equals("pause") || s.get(4).equals("resume"))) {
-      int partition;
-      try {
-        partition = Integer.parseInt(s.get(3));
-      } catch (NumberFormatException e) {
-        throw ApiException.badField("partition", "'" + s.get(3) + "' is not a partition number");
-      }
-      return pausePartition(session, name, partition, s.get(4).equals("pause"));
+      return pausePartition(request, session, name, partition(s.get(3)), s.get(4).equals("pause"));
+    }
+    if (s.size() == 5 && s.get(2).equals("partitions") && s.get(4).equals("reset")) {
+      return resets.handle(request, session, name, partition(s.get(3)));
     }
     throw ApiException.notFound("no endpoint " + m + " " + request.path());
+  }
+
+  private static int partition(String text) {
+    try {
+      return Integer.parseInt(text);
+    } catch (NumberFormatException e) {
+      throw ApiException.badField("partition", "'" + text + "' is not a partition number");
+    }
   }
 
   // ---- session ----
@@ -171,6 +202,65 @@ final class Api {
     return json(HttpResponseStatus.CREATED, Map.of("name", name, "role", role.wireName()));
   }
 
+  // ---- policies ----
+
+  private final PolicyTools policies = new PolicyTools();
+
+  private Response policy(Request request, boolean explain) {
+    JsonNode body = jsonBody(request, explain ? Set.of("policy", "table", "row", "op") : Set.of("policy"));
+    String policy = requiredText(body, "policy");
+    if (!explain) {
+      return json(HttpResponseStatus.OK, policies.validate(policy));
+    }
+    String table = requiredText(body, "table");
+    if (!table.matches("[^.\\s]+\\.[^.\\s]+")) {
+      throw ApiException.badField("table", "'" + table + "' is not database.table");
+    }
+    String row = requiredText(body, "row");
+    try {
+      if (!JSON.readTree(row).isObject()) {
+        throw ApiException.badField("row", "must be a JSON object of column values");
+      }
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw ApiException.badField("row", "not JSON: " + e.getOriginalMessage());
+    }
+    String op = body.hasNonNull("op") ? requiredText(body, "op") : "insert";
+    if (!Set.of("insert", "update", "delete").contains(op)) {
+      throw ApiException.badField("op", "'" + op + "' is not insert, update or delete");
+    }
+    return json(HttpResponseStatus.OK, policies.explain(policy, table, row, op));
+  }
+
+  // ---- relays and instances ----
+
+  private List<RelayView> relays() {
+    ClusterStatus status = grid.status();
+    List<ClusterStatus.Instance> instances = status.instances().stream()
+        .filter(i -> i.tags().stream().anyMatch(t -> t.startsWith("relay."))).toList();
+    List<String> asked = instances.stream().filter(i -> i.live() && i.endpoint() != null).map(ClusterStatus.Instance::endpoint).toList();
+    Map<String, RelayProbe.Answer> answers = new LinkedHashMap<>();
+    for (RelayProbe.Answer a : relayProbe.ask(asked)) {
+      answers.put(a.endpoint(), a);
+    }
+    return instances.stream().map(i -> RelayView.of(i, i.live() ? answers.get(i.endpoint()) : null)).toList();
+  }
+
+  private Response enableInstance(Sessions.Session session, String name, boolean enable) {
+    require(session, Role.OPERATOR, enable ? "enable instances" : "disable instances");
+    if (!NAME.matcher(name).matches()) {
+      throw ApiException.badField("instance", "'" + name + "' is not an instance name");
+    }
+    ClusterStatus.Instance before = grid.status().instances().stream().filter(i -> i.name().equals(name)).findFirst()
+        .orElseThrow(() -> ApiException.notFound("no instance '" + name + "'"));
+    grid.admin(a -> {
+      a.enableInstance(name, enable);
+      return null;
+    });
+    audit.record(session.user(), enable ? "instance.enable" : "instance.disable", "instance " + name,
+        Map.of("enabled", before.enabled()), Map.of("enabled", enable));
+    return json(HttpResponseStatus.OK, grid.status().instances().stream().filter(i -> i.name().equals(name)).findFirst().orElseThrow());
+  }
+
   // ---- groups ----
 
   private Map<String, GroupView> groupViews() {
@@ -185,7 +275,7 @@ final class Api {
     return views;
   }
 
-  private GroupView requireGroup(String name) {
+  GroupView requireGroup(String name) {
     GroupView v = groupViews().get(name);
     if (v == null) {
       throw ApiException.notFound("no consumer group '" + name + "'");
@@ -219,6 +309,7 @@ final class Api {
     require(session, Role.OPERATOR, "change groups");
     JsonNode body = jsonBody(request, Set.of("replicas", "partitions"));
     GroupView before = requireGroup(name);
+    requireVersion(request, before, true);
     int replicas = requiredInt(body, "replicas", 1, 100);
     if (body.has("partitions") && requiredInt(body, "partitions", 1, 0x10000) != before.partitions()) {
       throw ApiException.badField("partitions", "group '" + name + "' has " + before.partitions()
@@ -233,9 +324,10 @@ final class Api {
     return json(HttpResponseStatus.OK, after);
   }
 
-  private Response deleteGroup(Sessions.Session session, String name) {
+  private Response deleteGroup(Request request, Sessions.Session session, String name) {
     require(session, Role.OPERATOR, "delete groups");
     GroupView before = requireGroup(name);
+    requireVersion(request, before, true);
     grid.admin(a -> {
       a.deleteGroup(name);
       return null;
@@ -244,9 +336,10 @@ final class Api {
     return new Response(HttpResponseStatus.NO_CONTENT, Response.JSON, new byte[0], Map.of());
   }
 
-  private Response pauseGroup(Sessions.Session session, String name, boolean pause) {
+  private Response pauseGroup(Request request, Sessions.Session session, String name, boolean pause) {
     require(session, Role.OPERATOR, pause ? "pause groups" : "resume groups");
     GroupView before = requireGroup(name);
+    requireVersion(request, before, false);
     grid.admin(a -> {
       if (pause) {
         a.pauseGroup(name);
@@ -260,9 +353,10 @@ final class Api {
     return json(HttpResponseStatus.OK, requireGroup(name));
   }
 
-  private Response pausePartition(Sessions.Session session, String name, int partition, boolean pause) {
+  private Response pausePartition(Request request, Sessions.Session session, String name, int partition, boolean pause) {
     require(session, Role.OPERATOR, pause ? "pause partitions" : "resume partitions");
     GroupView before = requireGroup(name);
+    requireVersion(request, before, false);
     if (partition < 0 || partition >= before.partitions()) {
       throw ApiException.notFound("group '" + name + "' has partitions 0.." + (before.partitions() - 1) + ", not " + partition);
     }
@@ -281,14 +375,36 @@ final class Api {
 
   // ---- checks ----
 
-  private static void require(Sessions.Session session, Role needed, String what) {
+  /**
+   * A write based on an older version of the group is refused (409), so one operator's change is never silently
+   * undone by another's made from a stale page. Required for edits and deletes (428 without it); pause and resume,
+   * which state their outcome, check it only when given. Another admin service or the CLI writing between this check
+   * and the write is not caught: Helix's ideal state is written without a version.
+   */
+  private static void requireVersion(Request request, GroupView current, boolean required) {
+    if (request.ifMatch() == null) {
+      if (required) {
+        throw new ApiException(HttpResponseStatus.PRECONDITION_REQUIRED, "version-required", "If-Match",
+            "If-Match: give the group's version this change is based on (GET /groups/" + current.name() + " has it)");
+      }
+      return;
+    }
+    if (!request.ifMatch().equals(current.version())) {
+      throw new ApiException(HttpResponseStatus.CONFLICT, "stale-version", "If-Match", "group " + current.name()
+          + " was changed since you loaded it (now " + current.replicas() + " replicas" + (current.paused() ? ", paused" : "")
+          + (current.pausedPartitions().isEmpty() ? "" : ", partitions " + current.pausedPartitions() + " paused")
+          + "): reload it and make your change again");
+    }
+  }
+
+  static void require(Sessions.Session session, Role needed, String what) {
     if (!session.role().allows(needed)) {
       throw ApiException.forbidden("user " + session.user() + " is a " + session.role().wireName() + "; to " + what + " takes the "
           + needed.wireName() + " role");
     }
   }
 
-  private static void requireCsrf(Request request, Sessions.Session session) {
+  static void requireCsrf(Request request, Sessions.Session session) {
     if (request.csrfToken() == null || !java.security.MessageDigest.isEqual(request.csrfToken().getBytes(java.nio.charset.StandardCharsets.UTF_8),
         session.csrfToken().getBytes(java.nio.charset.StandardCharsets.UTF_8))) {
       throw new ApiException(HttpResponseStatus.FORBIDDEN, "csrf", "X-CSRF-Token",
@@ -296,7 +412,7 @@ final class Api {
     }
   }
 
-  private static JsonNode jsonBody(Request request, Set<String> allowed) {
+  static JsonNode jsonBody(Request request, Set<String> allowed) {
     if (!"application/json".equals(request.contentType())) {
       throw new ApiException(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, "bad-content-type", "Content-Type",
           "Content-Type: the body must be application/json, not " + request.contentType());
@@ -321,7 +437,7 @@ final class Api {
     return body;
   }
 
-  private static String requiredText(JsonNode body, String field) {
+  static String requiredText(JsonNode body, String field) {
     JsonNode n = body.get(field);
     if (n == null || n.isNull() || !n.isTextual() || n.asText().isEmpty()) {
       throw ApiException.badField(field, "required (a non-empty string)");
@@ -329,7 +445,7 @@ final class Api {
     return n.asText();
   }
 
-  private static int requiredInt(JsonNode body, String field, int min, int max) {
+  static int requiredInt(JsonNode body, String field, int min, int max) {
     JsonNode n = body.get(field);
     if (n == null || !n.canConvertToInt() || !n.isIntegralNumber()) {
       throw ApiException.badField(field, "required (a whole number " + min + ".." + max + ")");
@@ -341,7 +457,7 @@ final class Api {
     return v;
   }
 
-  private static int intParam(Request request, String name, int dflt, int min, int max) {
+  static int intParam(Request request, String name, int dflt, int min, int max) {
     String v = request.query().get(name);
     if (v == null) {
       return dflt;
@@ -357,7 +473,7 @@ final class Api {
     throw ApiException.badField(name, "'" + v + "' is not a whole number " + min + ".." + max);
   }
 
-  private static ApiException methodNotAllowed(String method, String path) {
+  static ApiException methodNotAllowed(String method, String path) {
     return new ApiException(HttpResponseStatus.METHOD_NOT_ALLOWED, "method-not-allowed", null, method + " is not allowed on " + path);
   }
 

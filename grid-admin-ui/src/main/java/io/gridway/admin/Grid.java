@@ -1,10 +1,12 @@
 package io.gridway.admin;
 
+import io.gridway.cluster.CheckpointResets;
 import io.gridway.cluster.ClusterAdmin;
 import io.gridway.cluster.ClusterStatus;
 import io.gridway.cluster.ClusterStatusReader;
 import io.gridway.cluster.ZkConfig;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -32,6 +34,7 @@ final class Grid implements AutoCloseable {
   private final Duration timeout;
   private final ThreadPoolExecutor thread;
   private ClusterStatusReader reader; // confined to thread
+  private CheckpointResets resets; // confined to thread
 
   Grid(ZkConfig zk, String cluster, Duration timeout) {
     this.zk = zk;
@@ -63,6 +66,22 @@ final class Grid implements AutoCloseable {
         // a reader whose session broke is rebuilt on the next call
         reader.close();
         reader = null;
+        throw e;
+      }
+    });
+  }
+
+  /** The checkpoint resets waiting in {@code group}, by partition. */
+  Map<Integer, CheckpointResets.Request> pendingResets(String group) {
+    return call(() -> {
+      if (resets == null) {
+        resets = CheckpointResets.open(zk, cluster);
+      }
+      try {
+        return resets.pending(group);
+      } catch (RuntimeException e) {
+        resets.close();
+        resets = null;
         throw e;
       }
     });
@@ -104,10 +123,22 @@ final class Grid implements AutoCloseable {
 
   @Override
   public void close() {
-    thread.shutdownNow();
     try {
-      thread.awaitTermination(5, TimeUnit.SECONDS);
+      thread.execute(() -> {
+        if (resets != null) {
+          resets.close();
+        }
+      });
+    } catch (RejectedExecutionException e) {
+      // queued behind a stuck call: shutdownNow below interrupts it
+    }
+    thread.shutdown();
+    try {
+      if (!thread.awaitTermination(5, TimeUnit.SECONDS)) {
+        thread.shutdownNow();
+      }
     } catch (InterruptedException e) {
+      thread.shutdownNow();
       Thread.currentThread().interrupt();
     }
   }

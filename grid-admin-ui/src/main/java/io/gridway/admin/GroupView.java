@@ -14,9 +14,11 @@ import java.util.Map;
  * status} prints.
  *
  * @param paused the whole group is paused
+ * @param version a digest of what a write can change (partitions, replicas, paused, paused partitions): writes carry
+ *     the version they were based on in {@code If-Match}, and a stale one is refused (409)
  */
 record GroupView(String name, int partitions, int replicas, boolean paused, List<Integer> pausedPartitions,
-    List<PartitionView> partitionStates) {
+    List<PartitionView> partitionStates, String version) {
 
   /**
    * @param leader the instance in LEADER, or {@code null} (paused, or between owners)
@@ -58,7 +60,17 @@ record GroupView(String name, int partitions, int replicas, boolean paused, List
           report == null ? null : Math.max(0, now.toEpochMilli() - report.updatedMillis())));
     }
     return new GroupView(r.name().substring(PREFIX.length()), r.partitions(), r.replicas(), !r.enabled(),
-        r.pausedPartitions(), partitions);
+        r.pausedPartitions(), partitions, version(r.partitions(), r.replicas(), !r.enabled(), r.pausedPartitions()));
+  }
+
+  private static String version(int partitions, int replicas, boolean paused, List<Integer> pausedPartitions) {
+    String spec = partitions + "/" + replicas + "/" + paused + "/" + pausedPartitions;
+    try {
+      byte[] d = java.security.MessageDigest.getInstance("SHA-256").digest(spec.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      return java.util.HexFormat.of().formatHex(d, 0, 8);
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
+    }
   }
 
   /** The spec part, for the audit log's before/after. */

@@ -11,9 +11,10 @@ import java.util.Map;
  * @param cookie the session cookie's value, or {@code null}
  * @param csrfToken the {@code X-CSRF-Token} header, or {@code null}
  * @param contentType the media type without parameters, or {@code null}
+ * @param ifMatch the {@code If-Match} header without quotes: the version a write was based on, or {@code null}
  */
 record Request(String method, String path, Map<String, String> query, String cookie, String csrfToken, String contentType,
-    byte[] body) {
+    byte[] body, String ifMatch) {
 
   List<String> segments() {
     return List.of(path.replaceAll("^/+|/+$", "").split("/"));

@@ -116,7 +116,8 @@ class AdminApiIT {
     assertProblem(api.send("POST", "/api/v1/groups", "{\"name\":\"g1\",\"partitions\":4,\"colour\":\"red\"}"), 400, "colour");
     assertProblem(api.send("POST", "/api/v1/groups", "{not json"), 400, "body");
     assertThat(api.send("POST", "/api/v1/groups", "name=g1", "application/x-www-form-urlencoded", api.csrf).status()).isEqualTo(415);
-    assertProblem(api.send("PUT", "/api/v1/groups/orders", "{\"replicas\":2,\"partitions\":8}"), 400, "partitions");
+    assertProblem(api.send("PUT", "/api/v1/groups/orders", "{\"replicas\":2,\"partitions\":8}",
+        api.get("/api/v1/groups/orders").body().get("version").asText()), 400, "partitions");
     assertProblem(api.send("POST", "/api/v1/groups/orders/partitions/x/pause", "{}"), 400, "partition");
     assertProblem(api.get("/api/v1/audit?limit=-1"), 400, "limit");
     assertThat(api.get("/api/v1/groups/nope").status()).isEqualTo(404);
@@ -132,11 +133,20 @@ class AdminApiIT {
     ApiClient.Answer created = api.send("POST", "/api/v1/groups", "{\"name\":\"audit-me\",\"partitions\":3,\"replicas\":1}");
     assertThat(created.status()).isEqualTo(201);
     assertThat(created.body().get("partitions").asInt()).isEqualTo(3);
-    assertThat(api.send("PUT", "/api/v1/groups/audit-me", "{\"replicas\":2}").body().get("replicas").asInt()).isEqualTo(2);
+    String v1 = created.body().get("version").asText();
+    assertThat(api.send("PUT", "/api/v1/groups/audit-me", "{\"replicas\":2}").status()).as("no version").isEqualTo(428);
+    JsonNode updated = api.send("PUT", "/api/v1/groups/audit-me", "{\"replicas\":2}", v1).body();
+    assertThat(updated.get("replicas").asInt()).isEqualTo(2);
+    ApiClient.Answer stale = api.send("PUT", "/api/v1/groups/audit-me", "{\"replicas\":3}", v1);
+    assertThat(stale.status()).as("based on the version before the last change").isEqualTo(409);
+    assertThat(stale.body().get("detail").asText()).isEqualTo("group audit-me was changed since you loaded it (now 2 replicas): "
+        + "reload it and make your change again");
+    assertThat(api.send("DELETE", "/api/v1/groups/audit-me", null, v1).status()).isEqualTo(409);
+    assertThat(api.send("POST", "/api/v1/groups/audit-me/pause", "{}", v1).status()).isEqualTo(409);
     try (io.gridway.cluster.ClusterAdmin admin = new io.gridway.cluster.ClusterAdmin(grid.zk, grid.cluster)) {
       assertThat(admin.groups().get("audit-me").replicas()).isEqualTo(2);
     }
-    assertThat(api.send("DELETE", "/api/v1/groups/audit-me", null).status()).isEqualTo(204);
+    assertThat(api.send("DELETE", "/api/v1/groups/audit-me", null, updated.get("version").asText()).status()).isEqualTo(204);
     assertThat(api.get("/api/v1/groups/audit-me").status()).isEqualTo(404);
     String log = Files.readString(grid.stateDir.resolve("audit.log"), StandardCharsets.UTF_8);
     assertThat(log).contains("\"action\":\"group.create\",\"target\":\"group audit-me\",\"before\":null")
@@ -168,6 +178,197 @@ class AdminApiIT {
     String audit = Files.readString(grid.stateDir.resolve("audit.log"));
     assertThat(audit).contains("\"user.put\"").doesNotContain("a-long-password-1").doesNotContain(grid.adminPassword());
     assertThat(admin.get("/api/v1/audit").body().toString()).doesNotContain("a-long-password-1");
+  }
+
+  @Test
+  void aResetIsADryRunFirstThenARequestThePartitionsNextLeaderCarriesOut() throws Exception {
+    ApiClient api = grid.loggedInAdmin();
+    String reset = "/api/v1/groups/orders/partitions/0/reset";
+    JsonNode now = api.get(reset).body();
+    assertThat(now.get("currentScn").asText()).isEqualTo("1000");
+    assertThat(now.get("paused").asBoolean()).isFalse();
+
+    JsonNode dry = api.send("POST", reset, "{\"to\":\"shift\",\"shift\":-100}").body();
+    assertThat(dry.get("targetScn").asText()).isEqualTo("900");
+    assertThat(dry.get("change").asText()).isEqualTo("replay");
+    assertThat(dry.get("scnDistance").asText()).isEqualTo("100");
+    assertThat(dry.get("warnings").toString()).contains("applied again").contains("pause it");
+    assertThat(api.send("POST", reset, "{\"to\":\"scn\",\"scn\":\"1500\"}").body().get("change").asText()).isEqualTo("skip");
+    // running: refused, and nothing recorded
+    ApiClient.Answer running = api.send("POST", reset, "{\"to\":\"shift\",\"shift\":-100,\"dryRun\":false}", dry.get("version").asText());
+    assertThat(running.status()).isEqualTo(409);
+    assertThat(running.body().get("detail").asText()).contains("is running: pause it");
+
+    assertThat(api.send("POST", "/api/v1/groups/orders/partitions/0/pause", "{}").status()).isEqualTo(200);
+    await().atMost(PATIENCE).until(() -> !grid.leaders.containsKey(0));
+    try {
+      ApiClient.Answer stale = api.send("POST", reset, "{\"to\":\"shift\",\"shift\":-100,\"dryRun\":false}", dry.get("version").asText());
+      assertThat(stale.status()).as("the dry run was made while it ran").isEqualTo(409);
+      assertThat(stale.body().get("field").asText()).isEqualTo("If-Match");
+      assertThat(stale.body().get("detail").asText()).contains("changed since the dry run");
+      assertThat(api.send("POST", reset, "{\"to\":\"shift\",\"shift\":-100,\"dryRun\":false}").status()).isEqualTo(428);
+
+      JsonNode fresh = api.send("POST", reset, "{\"to\":\"shift\",\"shift\":-100}").body();
+      ApiClient.Answer done = api.send("POST", reset, "{\"to\":\"shift\",\"shift\":-100,\"dryRun\":false}", fresh.get("version").asText());
+      assertThat(done.status()).isEqualTo(202);
+      assertThat(done.body().get("pending").get("scn").asText()).isEqualTo("900");
+      assertThat(done.body().get("pending").get("user").asText()).isEqualTo("admin");
+      assertThat(grid.checkpoint(0)).as("carried out by the next leader, not the admin").isEqualTo(1000);
+    } finally {
+      assertThat(api.send("POST", "/api/v1/groups/orders/partitions/0/resume", "{}").status()).isEqualTo(200);
+    }
+    await().atMost(PATIENCE).until(() -> grid.leaders.containsKey(0));
+    assertThat(grid.checkpoint(0)).isEqualTo(900);
+    await().atMost(PATIENCE).until(() -> api.get(reset).body().get("pending").isNull());
+    assertThat(api.get("/api/v1/groups/orders").body().get("partitionStates").get(0).get("checkpointScn").asText()).isEqualTo("900");
+    assertThat(Files.readString(grid.stateDir.resolve("audit.log"))).contains("\"action\":\"partition.reset\",\"target\":\"group orders partition 0\","
+        + "\"before\":{\"checkpointScn\":\"1000\",\"pendingReset\":null},\"after\":{");
+    grid.putBackCheckpoint(0);
+  }
+
+  @Test
+  void badResetsAreRefusedNamingTheField() throws Exception {
+    ApiClient api = grid.loggedInAdmin();
+    String reset = "/api/v1/groups/orders/partitions/0/reset";
+    assertProblem(api.send("POST", reset, "{\"to\":\"yesterday\"}"), 400, "to");
+    assertProblem(api.send("POST", reset, "{\"to\":\"time\",\"time\":\"2026-01-01T00:00:00Z\"}"), 400, "to");
+    assertProblem(api.send("POST", reset, "{\"to\":\"scn\",\"scn\":\"-5\"}"), 400, "scn");
+    assertProblem(api.send("POST", reset, "{\"to\":\"scn\"}"), 400, "scn");
+    assertProblem(api.send("POST", reset, "{\"to\":\"shift\",\"shift\":\"ten\"}"), 400, "shift");
+    assertProblem(api.send("POST", reset, "{\"to\":\"shift\",\"shift\":-2000}"), 400, "shift");
+    assertProblem(api.send("POST", reset, "{\"to\":\"scn\",\"scn\":\"1\",\"dryRun\":\"no\"}"), 400, "dryRun");
+    assertProblem(api.send("POST", reset, "{\"to\":\"latest\",\"source\":\"nope\"}"), 400, "source");
+    assertThat(api.get("/api/v1/groups/orders/partitions/9/reset").status()).isEqualTo(404);
+    assertThat(api.send("DELETE", "/api/v1/groups/orders/partitions/0/reset", null).status()).isEqualTo(404);
+  }
+
+  @Test
+  void relaysShowTheirBufferRangeHealthAndPolicyVersionsAsTheyReportThem() throws Exception {
+    ApiClient api = grid.loggedInAdmin();
+    JsonNode relay = await().atMost(PATIENCE).until(() -> api.get("/api/v1/relays").body().get(0),
+        r -> r.get("sources").size() == 1 && !r.get("sources").get(0).get("newestScn").asText().equals("0"));
+    assertThat(relay.get("instance").asText()).isEqualTo("relay1");
+    assertThat(relay.get("endpoint").asText()).isEqualTo(grid.relay.endpoint());
+    assertThat(relay.get("serves").toString()).isEqualTo("[\"shop\"]");
+    assertThat(relay.get("health").asText()).isEqualTo("UP");
+    JsonNode shop = relay.get("sources").get(0);
+    assertThat(shop.get("source").asText()).isEqualTo("shop");
+    assertThat(shop.get("sourceHealth").asText()).isEqualTo("UP");
+    assertThat(shop.get("serving").asText()).isEqualTo("READY");
+    // the same range the relay's own /v1/sources gives, read after ours: ours is no newer
+    long oldest = Long.parseUnsignedLong(shop.get("oldestScn").asText());
+    long newest = Long.parseUnsignedLong(shop.get("newestScn").asText());
+    assertThat(Long.compareUnsigned(oldest, newest)).isLessThanOrEqualTo(0);
+    assertThat(Long.compareUnsigned(newest, grid.relay.relay().buffer().newestScn())).isLessThanOrEqualTo(0);
+    assertThat(shop.get("policies").isArray()).isTrue();
+
+    // a reset to "latest" takes the relays' newest SCN
+    JsonNode latest = api.send("POST", "/api/v1/groups/orders/partitions/3/reset", "{\"to\":\"latest\"}").body();
+    assertThat(Long.compareUnsigned(Long.parseUnsignedLong(latest.get("targetScn").asText()), newest)).isGreaterThanOrEqualTo(0);
+    assertThat(latest.get("relayOldestScn").isNull()).isFalse();
+    assertThat(latest.get("change").asText()).isIn("skip", "replay");
+  }
+
+  @Test
+  void disablingAnInstanceMovesItsPartitionsAwayUntilItIsEnabled() throws Exception {
+    ApiClient api = grid.loggedInAdmin();
+    assertThat(api.send("POST", "/api/v1/instances/nobody/disable", "{}").status()).isEqualTo(404);
+    ApiClient.Answer disabled = api.send("POST", "/api/v1/instances/c2/disable", "{}");
+    assertThat(disabled.status()).isEqualTo(200);
+    assertThat(disabled.body().get("enabled").asBoolean()).isFalse();
+    try {
+      await().atMost(PATIENCE).untilAsserted(() -> assertThat(grid.leaders.values()).containsOnly("c1").hasSize(4));
+    } finally {
+      assertThat(api.send("POST", "/api/v1/instances/c2/enable", "{}").body().get("enabled").asBoolean()).isTrue();
+    }
+    await().atMost(PATIENCE).until(() -> grid.leaders.size() == 4 && api.get("/api/v1/groups/orders").body()
+        .get("partitionStates").findValues("standbys").stream().allMatch(n -> n.size() == 1));
+    assertThat(Files.readString(grid.stateDir.resolve("audit.log"))).contains("\"action\":\"instance.disable\",\"target\":\"instance c2\","
+        + "\"before\":{\"enabled\":true},\"after\":{\"enabled\":false}");
+  }
+
+  @Test
+  void theHistoryShowsAppliedEventsPerSecondAndLagFromTheServicesOwnSamples() throws Exception {
+    ApiClient api = grid.loggedInAdmin();
+    long[] applied = {0};
+    // published again on every poll: a leader moved by an earlier test's rebalance starts its report afresh
+    JsonNode point = await().atMost(PATIENCE).pollInterval(Duration.ofMillis(250)).until(() -> {
+      applied[0] += 500;
+      grid.publishApplied(3, applied[0]);
+      JsonNode series = api.get("/api/v1/groups/orders/history").body().get("partitions").get("3");
+      for (JsonNode p : series) {
+        if (p.hasNonNull("eventsPerSecond") && p.get("eventsPerSecond").asDouble() > 0) {
+          return p;
+        }
+      }
+      return null;
+    }, java.util.Objects::nonNull);
+    // 500 events per poll of 250 ms, sampled every 200 ms
+    assertThat(point.get("eventsPerSecond").asDouble()).isGreaterThan(100);
+    assertThat(point.get("lagMillis").asLong()).isEqualTo(TestGrid.LAG_MILLIS);
+    assertThat(point.get("scnBehind").asLong()).isEqualTo(TestGrid.BEHIND);
+    assertThat(api.get("/api/v1/groups/orders/history").body().get("windowMillis").asLong()).isEqualTo(15 * 60_000);
+    assertThat(api.get("/api/v1/groups/nope/history").status()).isEqualTo(404);
+  }
+
+  @Test
+  void aGroupsParkedChangesAreListedWithTheirReasonFromItsTarget() throws Exception {
+    ApiClient api = grid.loggedInAdmin();
+    grid.parkedTarget();
+    JsonNode before = api.get("/api/v1/groups/orders/parked").body();
+    grid.park(77, "id=5", "target refused: value too long for column v");
+    grid.park(78, "id=6", "another reason");
+    JsonNode all = api.get("/api/v1/groups/orders/parked").body();
+    assertThat(all.get("rows").size()).isEqualTo(before.get("rows").size() + 2);
+    assertThat(all.get("truncated").asBoolean()).isFalse();
+    JsonNode page = api.get("/api/v1/groups/orders/parked?limit=" + (all.get("rows").size() - 1)).body();
+    assertThat(page.get("truncated").asBoolean()).isTrue();
+    assertThat(page.get("rows").size()).isEqualTo(all.get("rows").size() - 1);
+    JsonNode row = all.get("rows").findParents("key").stream().filter(r -> r.get("key").asText().equals("id=5")).findFirst().orElseThrow();
+    assertThat(row.get("scn").asText()).isEqualTo("77");
+    assertThat(row.get("key").asText()).isEqualTo("id=5");
+    assertThat(row.get("reason").asText()).isEqualTo("target refused: value too long for column v");
+    assertThat(row.get("partition").asInt()).isEqualTo(1);
+    assertThat(row.has("event")).as("the row's data stays in the target").isFalse();
+    assertThat(api.get("/api/v1/groups/orders/parked").body().toString()).doesNotContain("pg.pw").doesNotContain("jdbc:");
+    assertProblem(api.get("/api/v1/groups/orders/parked?limit=0"), 400, "limit");
+    ApiClient.Answer noFile = api.send("POST", "/api/v1/groups", "{\"name\":\"no-file\",\"partitions\":1,\"replicas\":1}");
+    assertThat(api.get("/api/v1/groups/no-file/parked").body().get("detail").asText()).contains("consumerConfigs in admin.yaml");
+    assertThat(noFile.status()).isEqualTo(201);
+    ApiClient.Answer deleted = api.send("DELETE", "/api/v1/groups/no-file", null,
+        api.get("/api/v1/groups/no-file").body().get("version").asText());
+    assertThat(deleted.status()).as("%s", deleted.body()).isEqualTo(204);
+  }
+
+  static final String POLICY = """
+      name: shop-fetch
+      version: 3
+      include: ['shop.*']
+      default-partition: 0
+      rules:
+        - name: paid-orders
+          tables: [shop.orders]
+          where: row.status == "PAID" || op == "DELETE"
+      """;
+
+  @Test
+  void aPolicyIsValidatedAndExplainedByThePolicyEnginesOwnCommands() throws Exception {
+    ApiClient api = grid.loggedInAdmin();
+    JsonNode valid = api.send("POST", "/api/v1/policy/validate", "{\"policy\":" + ApiClient.quote(POLICY) + "}").body();
+    assertThat(valid.get("ok").asBoolean()).as("%s", valid).isTrue();
+    assertThat(valid.get("output").asText()).startsWith("policy.yaml: OK");
+    JsonNode invalid = api.send("POST", "/api/v1/policy/validate", "{\"policy\":" + ApiClient.quote(POLICY.replace("row.status", "row.status ==")) + "}").body();
+    assertThat(invalid.get("ok").asBoolean()).isFalse();
+    assertThat(invalid.get("output").asText()).startsWith("policy.yaml:").doesNotContain("/tmp");
+
+    String explain = "{\"policy\":" + ApiClient.quote(POLICY) + ",\"table\":\"shop.orders\",\"row\":" + ApiClient.quote("{\"id\":1,\"status\":\"%s\"}") + "}";
+    JsonNode kept = api.send("POST", "/api/v1/policy/explain", explain.formatted("PAID")).body();
+    assertThat(kept.get("output").asText()).contains("policy 'shop-fetch' version 3").contains("result: KEPT in partition 0");
+    JsonNode dropped = api.send("POST", "/api/v1/policy/explain", explain.formatted("NEW")).body();
+    assertThat(dropped.get("output").asText()).contains("result: DROPPED");
+    assertProblem(api.send("POST", "/api/v1/policy/explain", "{\"policy\":\"x\",\"table\":\"orders\",\"row\":\"{}\"}"), 400, "table");
+    assertProblem(api.send("POST", "/api/v1/policy/explain", "{\"policy\":\"x\",\"table\":\"shop.orders\",\"row\":\"{id\"}"), 400, "row");
+    assertProblem(api.send("POST", "/api/v1/policy/explain", "{\"policy\":\"x\",\"table\":\"shop.orders\",\"row\":\"{}\",\"op\":\"merge\"}"), 400, "op");
   }
 
   private static void assertProblem(ApiClient.Answer answer, int status, String field) {

@@ -3,6 +3,7 @@ package io.gridway.admin;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -211,7 +212,8 @@ class AdminBrowserIT {
     browser.findElement(By.id("nav-groups")).click();
     visible("group-orders");
     await().atMost(PATIENCE).untilAsserted(() -> assertThat(leadersShown()).hasSize(4));
-    assertThat(browser.findElements(By.cssSelector("#groups button"))).isEmpty();
+    assertThat(browser.findElements(By.cssSelector("#groups button"))).as("only reading: the parked changes")
+        .allSatisfy(b -> assertThat(b.getText()).isEqualTo("Parked changes…"));
     assertThat(browser.findElement(By.id("create-group")).isDisplayed()).isFalse();
     assertThat(browser.findElement(By.id("who-name")).getText()).isEqualTo("vic (viewer)");
     screenshot("groups-viewer");
@@ -219,5 +221,149 @@ class AdminBrowserIT {
     browser.findElement(By.id("logout")).click();
     visible("login-page");
     assertThat(browser.manage().getCookieNamed(Api.COOKIE)).isNull();
+  }
+
+  @Test
+  void aResetGoesThroughADryRunAndTheNextLeaderRestartsFromIt() throws Exception {
+    expectedConsoleErrors.add("/reset - Failed to load resource: the server responded with a status of 409");
+    logIn("admin", grid.adminPassword());
+    browser.findElement(By.id("nav-groups")).click();
+    visible("pause-orders-0").click();
+    visible("resume-orders-0");
+    await().atMost(PATIENCE).until(() -> !grid.leaders.containsKey(0));
+    try {
+      visible("reset-orders-0").click();
+      WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+      wait.until(ExpectedConditions.attributeToBe(By.id("reset-scn"), "value", "1000"));
+      assertThat(visible("reset-current").getText()).contains("Checkpoint now: 1000").contains("paused");
+      WebElement scn = browser.findElement(By.id("reset-scn"));
+      scn.clear();
+      scn.sendKeys("950", Keys.ENTER); // Enter runs the dry run
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("reset-plan-table"), "replay"));
+      assertThat(browser.findElement(By.id("reset-plan-table")).getText()).contains("From SCN 1000").contains("To SCN 950")
+          .contains("SCN distance 50");
+      assertThat(browser.findElement(By.id("reset-warnings")).getText()).contains("applied again");
+      screenshot("reset-dry-run");
+
+      // another operator asks for a different reset meanwhile: confirming the old dry run is refused with the reason
+      ApiClient other = grid.loggedInAdmin();
+      JsonNode theirs = other.send("POST", "/api/v1/groups/orders/partitions/0/reset", "{\"to\":\"scn\",\"scn\":\"990\"}").body();
+      assertThat(other.send("POST", "/api/v1/groups/orders/partitions/0/reset", "{\"to\":\"scn\",\"scn\":\"990\",\"dryRun\":false}",
+          theirs.get("version").asText()).status()).isEqualTo(202);
+      browser.findElement(By.id("reset-confirm")).click();
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("reset-message"), "changed since the dry run"));
+      screenshot("reset-stale");
+
+      browser.findElement(By.id("reset-dry-run")).click();
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("reset-warnings"), "replaces the reset to 990"));
+      browser.findElement(By.id("reset-confirm")).click();
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("reset-message"), "reset to 950 recorded"));
+      assertThat(browser.findElement(By.id("reset-current")).getText()).contains("reset to 950 (asked by admin)");
+    } finally {
+      visible("resume-orders-0").click();
+    }
+    await().atMost(PATIENCE).until(() -> grid.leaders.containsKey(0));
+    assertThat(grid.checkpoint(0)).isEqualTo(950);
+    await().atMost(PATIENCE).pollInterval(Duration.ofMillis(300)).untilAsserted(() -> {
+      browser.findElement(By.id("refresh")).click();
+      assertThat(cellText(0, "tr")).contains("950");
+    });
+    grid.putBackCheckpoint(0);
+  }
+
+  @Test
+  void theTopologyShowsEachRelaysBufferAndHealthAndDisablesAnInstance() throws Exception {
+    logIn("admin", grid.adminPassword());
+    WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("relay-status"), "READY"));
+    String relays = browser.findElement(By.id("relay-status")).getText();
+    assertThat(relays).contains("relay1").contains("shop").contains("UP").contains(" … ");
+    screenshot("relays");
+
+    visible("disable-c2").click();
+    visible("enable-c2");
+    try {
+      await().atMost(PATIENCE).untilAsserted(() -> assertThat(grid.leaders.values()).containsOnly("c1").hasSize(4));
+      assertThat(browser.findElement(By.id("instances")).getText()).containsPattern("c2 .* no ");
+    } finally {
+      visible("enable-c2").click();
+    }
+    visible("disable-c2");
+    await().atMost(PATIENCE).until(() -> grid.leaders.size() == 4);
+  }
+
+  @Test
+  void theGroupsPageChartsAppliedEventsPerSecond() throws Exception {
+    logIn("admin", grid.adminPassword());
+    browser.findElement(By.id("nav-groups")).click();
+    visible("rate-orders");
+    long[] applied = {0};
+    await().atMost(PATIENCE).pollInterval(Duration.ofMillis(300)).untilAsserted(() -> {
+      applied[0] += 120;
+      grid.publishApplied(2, applied[0]);
+      browser.findElement(By.id("refresh")).click();
+      // read in one script: the page re-renders its charts on every refresh
+      Object points = browser.executeScript("const c = document.getElementById('rate-orders'); return c ? c.dataset.points : null;");
+      assertThat(points == null ? 0 : Integer.parseInt((String) points)).isPositive();
+    });
+    await().atMost(PATIENCE).until(() -> browser.executeScript(
+        "const c = document.getElementById('rate-orders'); if (!c || !c.dataset.points) return false; c.scrollIntoView(); return true;")
+        .equals(Boolean.TRUE));
+    screenshot("groups-rate");
+  }
+
+  @Test
+  void aChangeBasedOnAStalePageIsRefusedWithTheReason() throws Exception {
+    expectedConsoleErrors.add("/api/v1/groups/orders - Failed to load resource: the server responded with a status of 409");
+    logIn("admin", grid.adminPassword());
+    browser.findElement(By.id("nav-groups")).click();
+    visible("edit-orders").click();
+    WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+    wait.until(ExpectedConditions.attributeToBe(By.id("edit-replicas"), "value", "2"));
+    // another operator pauses a partition meanwhile: the group's version changes
+    ApiClient other = grid.loggedInAdmin();
+    assertThat(other.send("POST", "/api/v1/groups/orders/partitions/1/pause", "{}").status()).isEqualTo(200);
+    try {
+      WebElement replicas = browser.findElement(By.id("edit-replicas"));
+      replicas.clear();
+      replicas.sendKeys("1", Keys.ENTER);
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("edit-message"), "was changed since you loaded it"));
+      assertThat(browser.findElement(By.id("edit-message")).getText()).contains("partitions [1] paused");
+      screenshot("group-stale");
+    } finally {
+      assertThat(other.send("POST", "/api/v1/groups/orders/partitions/1/resume", "{}").status()).isEqualTo(200);
+    }
+    try (io.gridway.cluster.ClusterAdmin admin = new io.gridway.cluster.ClusterAdmin(grid.zk, grid.cluster)) {
+      assertThat(admin.groups().get("orders").replicas()).as("nothing changed").isEqualTo(2);
+    }
+    await().atMost(PATIENCE).until(() -> grid.leaders.size() == 4);
+  }
+
+  @Test
+  void aGroupsParkedChangesShowTheirReason() throws Exception {
+    grid.park(91, "id=91", "value too long for column v (varchar 40)");
+    logIn("admin", grid.adminPassword());
+    browser.findElement(By.id("nav-groups")).click();
+    visible("show-parked-orders").click();
+    new WebDriverWait(browser, Duration.ofSeconds(20)).until(ExpectedConditions.textToBePresentInElementLocated(By.id("parked"),
+        "value too long for column v (varchar 40)"));
+    assertThat(browser.findElement(By.id("parked")).getText()).contains("id=91").contains("shop.t").contains("INSERT");
+    screenshot("parked");
+  }
+
+  @Test
+  void aPolicyIsValidatedAndARowExplainedInTheBrowser() throws Exception {
+    logIn("admin", grid.adminPassword());
+    browser.findElement(By.id("nav-policy")).click();
+    // the text is set by script: typing 200 characters of YAML key by key takes seconds
+    browser.executeScript("document.getElementById('policy-text').value = arguments[0];", AdminApiIT.POLICY);
+    browser.findElement(By.id("policy-validate")).click();
+    WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("policy-output"), "policy.yaml: OK"));
+    browser.findElement(By.id("policy-table")).sendKeys("shop.orders");
+    browser.findElement(By.id("policy-row")).sendKeys("{\"id\":7,\"status\":\"PAID\"}");
+    browser.findElement(By.id("policy-explain")).click();
+    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("policy-output"), "result: KEPT in partition 0"));
+    screenshot("policy-explain");
   }
 }

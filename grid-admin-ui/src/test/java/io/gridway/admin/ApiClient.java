@@ -40,7 +40,16 @@ final class ApiClient {
     return send(method, path, body, "application/json", csrf);
   }
 
+  /** A write carrying the version it was based on in {@code If-Match}. */
+  Answer send(String method, String path, String body, String version) {
+    return send(method, path, body, "application/json", csrf, version);
+  }
+
   Answer send(String method, String path, String body, String contentType, String csrfToken) {
+    return send(method, path, body, contentType, csrfToken, null);
+  }
+
+  Answer send(String method, String path, String body, String contentType, String csrfToken, String version) {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30))
         .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
     if (body != null) {
@@ -51,6 +60,9 @@ final class ApiClient {
     }
     if (csrfToken != null) {
       b.header("X-CSRF-Token", csrfToken);
+    }
+    if (version != null) {
+      b.header("If-Match", "\"" + version + "\"");
     }
     try {
       HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());

@@ -55,6 +55,10 @@ public record RelayConfig(
     if (startTimeout.isNegative() || startTimeout.toHours() > 24) {
       throw new IllegalArgumentException("startTimeout must be 0..24h, not " + startTimeout);
     }
+    if (cluster != null && cluster.endpoint() != null && !cluster.endpoint().startsWith(http.scheme() + "://")) {
+      throw new IllegalArgumentException("cluster.endpoint: '" + cluster.endpoint() + "' must be an " + http.scheme()
+          + ":// URL: the HTTP API " + (http.tls() == null ? "has no http.tls" : "serves TLS (http.tls)"));
+    }
     if (!replay.isZero() && positionFile == null && cluster == null) {
       throw new IllegalArgumentException("replay needs a positionFile or cluster (they keep the replay checkpoints)");
     }

@@ -57,7 +57,7 @@ public final class RelayMain {
       relay.close();
       stopped.countDown();
     }, "gridway-shutdown"));
-    System.out.println("gridway relay listening on http://" + address.getHostString() + ":" + address.getPort());
+    System.out.println("gridway relay listening on " + config.http().scheme() + "://" + address.getHostString() + ":" + address.getPort());
     if (config.cluster() != null) {
       System.out.println("gridway relay advertised as " + relay.endpoint() + " in cluster " + config.cluster().name());
     }

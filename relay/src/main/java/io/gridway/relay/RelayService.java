@@ -70,7 +70,7 @@ public final class RelayService implements AutoCloseable {
   public InetSocketAddress start() throws InterruptedException {
     InetSocketAddress address = relay.start();
     endpoint = membership == null ? "http://" + address.getHostString() + ":" + address.getPort()
-        : membership.join(address, config.http().host());
+        : membership.join(address, config.http().host(), config.http().scheme());
     return address;
   }
 

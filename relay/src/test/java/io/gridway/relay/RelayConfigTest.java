@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gridway.core.config.ConfigException;
+import io.gridway.relay.http.HttpConfig;
 import org.junit.jupiter.api.Test;
 
 class RelayConfigTest {
@@ -116,5 +117,27 @@ class RelayConfigTest {
         """, "r.yaml")).hasMessageContaining("differs from mysql.source 'shop'");
     assertThatThrownBy(() -> RelayConfig.parse("source:\n  id: x\n  synthetic: {}\nreplay: 1m\n", "r.yaml"))
         .hasMessageContaining("replay needs a positionFile");
+  }
+
+  @Test
+  void securitySettingsAreCheckedAndASecretIsNeverAValue() {
+    String base = "source:\n  id: demo\n  synthetic: {}\nhttp:\n";
+    RelayConfig config = RelayConfig.parse(base + "  tls: {certFile: a.crt, keyFile: a.key, clientCaFile: ca.pem}\n"
+        + "  auth:\n    tokens:\n      - {name: app, tokenFile: /t, sources: [demo]}\n      - {name: ops, tokenEnv: OPS}\n",
+        "relay.yaml");
+    assertThat(config.http().scheme()).isEqualTo("https");
+    assertThat(config.http().tls().reloadCheck()).hasSeconds(10);
+    assertThat(config.http().auth().tokens()).extracting(HttpConfig.Token::name).containsExactly("app", "ops");
+    assertThatThrownBy(() -> RelayConfig.parse(base + "  auth: {tokens: [{name: app, token: s3cret}]}\n", "relay.yaml"))
+        .hasMessageContaining("unknown key 'token'").hasMessageNotContaining("s3cret");
+    assertThatThrownBy(() -> RelayConfig.parse(base + "  auth: {tokens: [{name: app, tokenFile: /t, tokenEnv: T}]}\n",
+        "relay.yaml")).hasMessageContaining("auth.tokens[app]: set exactly one of tokenFile and tokenEnv");
+    assertThatThrownBy(() -> RelayConfig.parse(base + "  tls: {certFile: a.crt}\n", "relay.yaml"))
+        .hasMessageContaining("tls: keyFile is required with certFile");
+    assertThatThrownBy(() -> RelayConfig.parse(base + "  tls: {keyStoreFile: a.p12}\n", "relay.yaml"))
+        .hasMessageContaining("tls: set exactly one of keyStorePasswordFile and keyStorePasswordEnv");
+    assertThatThrownBy(() -> RelayConfig.parse(base + "  tls: {certFile: a.crt, keyFile: a.key}\ncluster: {zk: embedded, "
+        + "zkDataDir: /tmp/z, name: g, instance: r1, endpoint: 'http://vm1:8080'}\n", "relay.yaml"))
+        .hasMessageContaining("cluster.endpoint: 'http://vm1:8080' must be an https:// URL");
   }
 }

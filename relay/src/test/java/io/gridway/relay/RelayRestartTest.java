@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Restarts of a relay on one position file, with much more time between them than {@code replay}:
  * what the buffer held before a restart is held after it, so a reader that lags across many restarts
- * never gets 410 while the buffer had not evicted its position (the cause of the {@code -Plong}
+ * never gets 410 while the buffer had not evicted its position (the cause of the {@code -Pchaos}
  * RelayKillIT failures: the refill used to reach back only {@code replay} of the relay's clock).
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)

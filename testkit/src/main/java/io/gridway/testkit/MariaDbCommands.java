@@ -41,7 +41,7 @@ final class MariaDbCommands {
     return command;
   }
 
-  static List<String> server(Path instanceDir, int port, int serverId) {
+  static List<String> server(Path instanceDir, int port, int serverId, ServerTlsFiles tls) {
     List<String> command =
         new ArrayList<>(
             List.of(
@@ -67,6 +67,10 @@ final class MariaDbCommands {
                 "--character-set-server=utf8mb4"));
     command.addAll(sharedStorageOptions());
     command.addAll(asRootOption());
+    if (tls != null) {
+      command.addAll(List.of("--ssl-cert=" + tls.certFile(), "--ssl-key=" + tls.keyFile(), "--ssl-ca=" + tls.caFile(),
+          "--require-secure-transport=ON"));
+    }
     return command;
   }
 

@@ -1,6 +1,12 @@
 package io.gridway.testkit;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -42,8 +48,34 @@ final class PostgresCommands {
             "--no-sync"));
   }
 
-  static List<String> server(Path binDir, Path instanceDir, int port) {
-    return asServerUser(
+  /**
+   * Copies the certificate and key into the data directory (owned by the server's OS user, the key 0600, as
+   * PostgreSQL demands) and lets TCP clients in only over TLS.
+   */
+  static void installTls(Path instanceDir, ServerTlsFiles tls) {
+    Path data = dataDir(instanceDir);
+    try {
+      Files.copy(tls.certFile(), data.resolve("server.crt"), StandardCopyOption.REPLACE_EXISTING);
+      Files.copy(tls.keyFile(), data.resolve("server.key"), StandardCopyOption.REPLACE_EXISTING);
+      Files.copy(tls.caFile(), data.resolve("root.crt"), StandardCopyOption.REPLACE_EXISTING);
+      Files.setPosixFilePermissions(data.resolve("server.key"), PosixFilePermissions.fromString("rw-------"));
+      if (OsUser.isRoot()) {
+        for (String file : List.of("server.crt", "server.key", "root.crt")) {
+          OsUser.chown(data.resolve(file), OS_USER);
+        }
+      }
+      Path hba = data.resolve("pg_hba.conf");
+      String rules = Files.readString(hba).lines()
+          .map(line -> line.startsWith("host ") ? "hostssl " + line.substring("host ".length()) : line)
+          .reduce("", (a, b) -> a + b + "\n");
+      Files.writeString(hba, rules);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot set up TLS in " + data, e);
+    }
+  }
+
+  static List<String> server(Path binDir, Path instanceDir, int port, boolean tls) {
+    List<String> command = new ArrayList<>(
         List.of(
             binDir.resolve("postgres").toString(),
             "-D",
@@ -73,6 +105,11 @@ final class PostgresCommands {
             "full_page_writes=off",
             "-c",
             "logging_collector=off"));
+    if (tls) {
+      command.addAll(List.of("-c", "ssl=on", "-c", "ssl_cert_file=server.crt", "-c", "ssl_key_file=server.key",
+          "-c", "ssl_ca_file=root.crt"));
+    }
+    return asServerUser(command);
   }
 
   static List<String> asServerUser(List<String> command) {

@@ -41,12 +41,14 @@ public final class PrivateMariaDb extends NativeDatabase {
       new SharedInstance<>(() -> launch(true), PrivateMariaDb::isClosed);
 
   private final int serverId;
+  private final boolean tls;
   private volatile String rootPassword = ""; // the password set by install-db, until bootstrap()
 
-  private PrivateMariaDb(boolean shared, int serverId, InstanceLease lease) {
-    super(shared, "MariaDB", lease, port -> MariaDbCommands.server(lease.dir(), port, serverId), Termination.Signal.TERM,
-        START_TIMEOUT, STOP_GRACE, MariaDbCommands.serverLog(lease.dir()));
+  private PrivateMariaDb(boolean shared, int serverId, InstanceLease lease, ServerTlsFiles serverTls) {
+    super(shared, "MariaDB", lease, port -> MariaDbCommands.server(lease.dir(), port, serverId, serverTls),
+        Termination.Signal.TERM, START_TIMEOUT, STOP_GRACE, MariaDbCommands.serverLog(lease.dir()));
     this.serverId = serverId;
+    this.tls = serverTls != null;
   }
 
   /** This JVM's shared server, started on first use. Do not stop, restart or close it. */
@@ -56,12 +58,24 @@ public final class PrivateMariaDb extends NativeDatabase {
 
   /** A new server of the caller's own, running; the caller closes it. */
   public static PrivateMariaDb dedicated() {
-    return launch(false);
+    return launch(false, null);
+  }
+
+  /**
+   * A new server of the caller's own that accepts only TLS connections ({@code require_secure_transport=ON}) with
+   * the given certificate; {@link #jdbcUrl} and {@link #connect} use TLS without checking the certificate.
+   */
+  public static PrivateMariaDb dedicatedWithTls(ServerTlsFiles serverTls) {
+    return launch(false, serverTls);
   }
 
   private static PrivateMariaDb launch(boolean shared) {
+    return launch(shared, null);
+  }
+
+  private static PrivateMariaDb launch(boolean shared, ServerTlsFiles serverTls) {
     PrivateMariaDb db =
-        new PrivateMariaDb(shared, SERVER_IDS.incrementAndGet(), InstanceLease.acquire("mariadb"));
+        new PrivateMariaDb(shared, SERVER_IDS.incrementAndGet(), InstanceLease.acquire("mariadb"), serverTls);
     ShutdownHook.register(db, db::shutdown);
     try {
       new SetupTemplate("mariadb-install-db", Binaries.mariadbInstallDb(), MariaDbCommands::install,
@@ -111,7 +125,7 @@ public final class PrivateMariaDb extends NativeDatabase {
   boolean answers(int port) throws SQLException {
     try (Connection c =
             DriverManager.getConnection(
-                url(port, "") + "?connectTimeout=1000", "root", rootPassword);
+                url(port, "") + (tls ? "&" : "?") + "connectTimeout=1000", "root", rootPassword);
         Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("SELECT 1")) {
       return rs.next();
@@ -140,14 +154,17 @@ public final class PrivateMariaDb extends NativeDatabase {
     return REPLICATION_PASSWORD;
   }
 
-  /** {@code jdbc:mariadb://127.0.0.1:<port>/<database>}; an empty database names none. */
+  /**
+   * {@code jdbc:mariadb://127.0.0.1:<port>/<database>}, with {@code ?sslMode=trust} on a TLS server; an empty
+   * database names none.
+   */
   @Override
   public String jdbcUrl(String database) {
     return url(port(), database);
   }
 
-  private static String url(int port, String database) {
-    return "jdbc:mariadb://127.0.0.1:" + port + "/" + database;
+  private String url(int port, String database) {
+    return "jdbc:mariadb://127.0.0.1:" + port + "/" + database + (tls ? "?sslMode=trust" : "");
   }
 
   /** A new connection as root to {@code database} (empty for none); the caller closes it. */

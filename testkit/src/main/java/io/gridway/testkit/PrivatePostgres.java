@@ -34,10 +34,13 @@ public final class PrivatePostgres extends NativeDatabase {
       new SharedInstance<>(() -> launch(true), PrivatePostgres::isClosed);
 
 
-  private PrivatePostgres(boolean shared, Path binDir, InstanceLease lease) {
+  private final boolean tls;
+
+  private PrivatePostgres(boolean shared, Path binDir, InstanceLease lease, boolean tls) {
     // SIGINT is PostgreSQL's "fast" shutdown; SIGTERM would wait for every client to leave.
-    super(shared, "PostgreSQL", lease, port -> PostgresCommands.server(binDir, lease.dir(), port), Termination.Signal.INT,
-        START_TIMEOUT, STOP_GRACE, PostgresCommands.serverLog(lease.dir()));
+    super(shared, "PostgreSQL", lease, port -> PostgresCommands.server(binDir, lease.dir(), port, tls),
+        Termination.Signal.INT, START_TIMEOUT, STOP_GRACE, PostgresCommands.serverLog(lease.dir()));
+    this.tls = tls;
   }
 
   /** This JVM's shared server, started on first use. Do not stop, restart or close it. */
@@ -47,12 +50,24 @@ public final class PrivatePostgres extends NativeDatabase {
 
   /** A new server of the caller's own, running; the caller closes it. */
   public static PrivatePostgres dedicated() {
-    return launch(false);
+    return launch(false, null);
+  }
+
+  /**
+   * A new server of the caller's own with {@code ssl=on} and the given certificate, accepting TCP connections only
+   * over TLS ({@code hostssl} in pg_hba.conf); {@link #jdbcUrl} and {@link #connect} use {@code sslmode=require}.
+   */
+  public static PrivatePostgres dedicatedWithTls(ServerTlsFiles serverTls) {
+    return launch(false, serverTls);
   }
 
   private static PrivatePostgres launch(boolean shared) {
+    return launch(shared, null);
+  }
+
+  private static PrivatePostgres launch(boolean shared, ServerTlsFiles serverTls) {
     Path binDir = Binaries.postgresBinDir();
-    PrivatePostgres pg = new PrivatePostgres(shared, binDir, InstanceLease.acquire("postgres"));
+    PrivatePostgres pg = new PrivatePostgres(shared, binDir, InstanceLease.acquire("postgres"), serverTls != null);
     ShutdownHook.register(pg, pg::shutdown);
     try {
       Path dir = pg.lease.dir();
@@ -60,6 +75,9 @@ public final class PrivatePostgres extends NativeDatabase {
       new SetupTemplate("initdb", binDir.resolve("initdb"), instance -> PostgresCommands.initdb(binDir, instance),
           PostgresCommands::dataDir, PostgresCommands::initdbLog, PrivatePostgres::ownedByServerUser, INITDB_TIMEOUT)
           .copyInto(dir);
+      if (serverTls != null) {
+        PostgresCommands.installTls(dir, serverTls);
+      }
       pg.server.start();
       return pg;
     } catch (RuntimeException e) {
@@ -78,7 +96,7 @@ public final class PrivatePostgres extends NativeDatabase {
   boolean answers(int port) throws SQLException {
     try (Connection c =
             DriverManager.getConnection(
-                url(port, "postgres") + "?connectTimeout=1", PostgresCommands.SUPERUSER, "");
+                url(port, "postgres") + (tls ? "&" : "?") + "connectTimeout=1", PostgresCommands.SUPERUSER, "");
         Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("SELECT 1")) {
       return rs.next();
@@ -101,8 +119,8 @@ public final class PrivatePostgres extends NativeDatabase {
     return url(port(), database);
   }
 
-  private static String url(int port, String database) {
-    return "jdbc:postgresql://127.0.0.1:" + port + "/" + database;
+  private String url(int port, String database) {
+    return "jdbc:postgresql://127.0.0.1:" + port + "/" + database + (tls ? "?sslmode=require" : "");
   }
 
   /** A new connection as the superuser to {@code database}; the caller closes it. */

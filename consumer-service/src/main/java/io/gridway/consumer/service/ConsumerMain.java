@@ -7,6 +7,7 @@ import io.gridway.core.config.ConfigLoader;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -53,6 +54,10 @@ public final class ConsumerMain {
     }
     ServiceConfig config;
     try {
+      List<Path> addOns = AddOns.install(); // before the config: applier.type may name an add-on's applier
+      if (!addOns.isEmpty()) {
+        LoggerFactory.getLogger(ConsumerMain.class).info("add-ons: {}", addOns);
+      }
       config = ConfigLoader.load(Path.of(args[1]), ServiceConfig.class);
     } catch (ConfigException | IllegalArgumentException e) {
       System.err.println("configuration error: " + e.getMessage());

@@ -2,7 +2,10 @@ package io.gridway.consumer.service;
 
 import io.gridway.consumer.PartitionStatus;
 import io.gridway.consumer.GridwayConsumer;
+import io.gridway.consumer.RelayAccess;
 import io.gridway.consumer.ConsumerConfig;
+import io.gridway.cluster.CheckpointResetOwner;
+import io.gridway.cluster.CheckpointResets;
 import io.gridway.cluster.ClusterAdmin;
 import io.gridway.cluster.ConsumerParticipant;
 import io.gridway.cluster.GroupProgress;
@@ -38,27 +41,41 @@ public final class ConsumerService implements AutoCloseable {
   private final GridwayConsumer consumer;
   private final ConsumerParticipant participant; // null when standalone
   private final ProgressPublisher progress; // null when standalone
+  private final CheckpointResets resets; // null when standalone
   private final AtomicBoolean started = new AtomicBoolean();
   private final AtomicBoolean stopped = new AtomicBoolean();
 
-  private ConsumerService(ServiceConfig config, CheckpointStore store, Applier applier, MeterRegistry meters) {
+  private ConsumerService(ServiceConfig config, CheckpointStore store, Applier applier, MeterRegistry meters,
+      RelayAccess access) {
     this.config = config;
     this.store = store;
     this.applier = applier;
     GridwayConsumer.Builder builder = GridwayConsumer.builder(config.consumer()).checkpointStore(store)
         .handler(applier.handler())
-        .meterRegistry(meters);
+        .meterRegistry(meters)
+        .relayAccess(access);
     if (config.consumer().isDiscovering()) {
       builder.relayEndpoints(DiscoveredRelays.open(config.consumer().discovery(), config.consumer().source(),
           config.consumer().group()));
     }
     this.consumer = builder.build();
+    this.resets = !config.isClustered() ? null : CheckpointResets.open(config.cluster().zkConfig(), config.cluster().name());
+    // an operator's checkpoint reset (gridway admin) is carried out through this store when a partition is next led
     this.participant = !config.isClustered() ? null
         : new ConsumerParticipant(config.cluster().zkConfig(), config.cluster().name(), config.cluster().instance(),
-            config.cluster().endpoint(), Map.of(config.cluster().group(), new HelixPartitionOwner(consumer)), store);
+            config.cluster().endpoint(), Map.of(config.cluster().group(), new CheckpointResetOwner(config.cluster().group(),
+                new HelixPartitionOwner(consumer), resets, store, Clock.systemUTC())), store);
     this.progress = !config.isClustered() ? null
         : new ProgressPublisher(GroupProgress.open(config.cluster().zkConfig(), config.cluster().name()),
-            config.cluster().group(), config.cluster().instance(), consumer::statuses, Clock.systemUTC());
+            config.cluster().group(), config.cluster().instance(), consumer::statuses,
+            partition -> appliedEvents(meters, config.consumer().group(), partition), Clock.systemUTC());
+  }
+
+  /** The partition's {@code gridway.consumer.events} counter (committed events since this process led it), or -1. */
+  private static long appliedEvents(MeterRegistry meters, String group, int partition) {
+    io.micrometer.core.instrument.Counter c = meters.find("gridway.consumer.events").tag("group", group)
+        .tag("partition", Integer.toString(partition)).counter();
+    return c == null ? -1 : (long) c.count();
   }
 
   /**
@@ -97,7 +114,14 @@ public final class ConsumerService implements AutoCloseable {
         return null;
       });
     }
-    int served = retry.run("consumer: relays " + checked.relays(), () -> RelayPreflight.check(checked, Duration.ofSeconds(3)));
+    RelayAccess access;
+    try {
+      access = RelayAccess.of(checked);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("consumer." + e.getMessage(), e);
+    }
+    int served = retry.run("consumer: relays " + checked.relays(),
+        () -> RelayPreflight.check(checked, access, Duration.ofSeconds(3)));
     // the source's partitions: a relay lists all of them; in a cluster the group has one per source partition
     int sourcePartitions = served > 0 ? served : Math.max(1, checked.partitions().size());
     Applier applier = retry.run("consumer: applier " + config.applier().type(),
@@ -113,7 +137,7 @@ public final class ConsumerService implements AutoCloseable {
             config.cluster().replicas()));
       }
     }
-    return new ConsumerService(config, store, applier, meters);
+    return new ConsumerService(config, store, applier, meters, access);
   }
 
   /** Starts the configured partitions, or joins the cluster (the controller then assigns partitions). */
@@ -172,6 +196,7 @@ public final class ConsumerService implements AutoCloseable {
     }
     if (participant != null) {
       participant.close();
+      resets.close();
     }
     consumer.stop();
     if (participant != null) {

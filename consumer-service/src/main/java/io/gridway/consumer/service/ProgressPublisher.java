@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntToLongFunction;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,13 +32,16 @@ final class ProgressPublisher implements AutoCloseable {
   private final String group;
   private final String instance;
   private final Supplier<Map<Integer, PartitionStatus>> statuses;
+  private final IntToLongFunction appliedEvents;
   private final Clock clock;
   private final ScheduledExecutorService timer;
   private final Map<Integer, GroupProgress.Report> published = new HashMap<>(); // the timer thread's only
   private boolean failing;
 
+  /** @param appliedEvents a partition's events committed since this process led it, -1 when unknown */
   ProgressPublisher(GroupProgress progress, String group, String instance,
-      Supplier<Map<Integer, PartitionStatus>> statuses, Clock clock) {
+      Supplier<Map<Integer, PartitionStatus>> statuses, IntToLongFunction appliedEvents, Clock clock) {
+    this.appliedEvents = appliedEvents;
     this.progress = progress;
     this.group = group;
     this.instance = instance;
@@ -64,7 +68,8 @@ final class ProgressPublisher implements AutoCloseable {
         }
         GroupProgress.Report last = published.get(s.partition());
         GroupProgress.Report next = new GroupProgress.Report(instance, s.checkpoint().value(), s.received().value(),
-            s.checkpointCommitMillis() != 0 ? s.checkpointCommitMillis() : last == null ? 0 : last.commitMillis(), now);
+            s.checkpointCommitMillis() != 0 ? s.checkpointCommitMillis() : last == null ? 0 : last.commitMillis(), now,
+            appliedEvents.applyAsLong(s.partition()));
         if (last != null && last.scn() == next.scn() && last.receivedScn() == next.receivedScn()
             && now - last.updatedMillis() < REFRESH.toMillis()) {
           continue;

@@ -1,6 +1,8 @@
 package io.gridway.consumer.service;
 
 import io.gridway.consumer.ConsumerConfig;
+import io.gridway.consumer.RelayAccess;
+import io.gridway.consumer.TlsFailures;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -37,34 +39,52 @@ final class RelayPreflight {
    * retries it. With discovery there is nothing to check here: relays are found in the cluster and may join later.
    */
   static int check(ConsumerConfig config, Duration timeout) throws InterruptedException {
+    return check(config, RelayAccess.of(config), timeout);
+  }
+
+  /**
+   * As {@link #check(ConsumerConfig, Duration)}, over TLS and with the token of {@code access}. A refused token (401,
+   * 403) and a failed TLS handshake (an untrusted, expired or misnamed certificate, a relay without TLS) are settings
+   * to change: {@link IllegalArgumentException} naming the relay and the cause.
+   */
+  static int check(ConsumerConfig config, RelayAccess access, Duration timeout) throws InterruptedException {
     if (config.isDiscovering()) {
       return -1;
     }
-    HttpClient client = HttpClient.newBuilder().connectTimeout(timeout).build();
+    HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(timeout);
+    if (access.tls()) {
+      builder.sslContext(access.jdkContext()).sslParameters(access.sslParameters());
+    }
+    HttpClient client = builder.build();
     List<String> unreachable = new ArrayList<>();
     IOException lastCause = null;
     for (URI relay : config.relays()) {
       JsonNode sources;
       try {
-        HttpResponse<String> response = client.send(HttpRequest.newBuilder(relay.resolve("/v1/sources")).timeout(timeout)
-            .GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = client.send(request(relay.resolve("/v1/sources"), access, timeout),
+            HttpResponse.BodyHandlers.ofString());
+        refusedAccess(relay, response);
         if (response.statusCode() >= 500) {
           unreachable.add(relay + " (HTTP " + response.statusCode() + " from /v1/sources" + problemDetail(response) + ")");
           continue;
         }
         if (response.statusCode() != 200) {
           throw new IllegalArgumentException("relays: " + relay + " answers HTTP " + response.statusCode()
-              + " to /v1/sources: is it a gridway relay?");
+              + " to /v1/sources" + problemDetail(response) + ": is it a gridway relay?");
         }
         sources = JSON.readTree(response.body()).path("sources");
       } catch (IOException e) {
+        if (TlsFailures.isTls(e)) {
+          throw new IllegalArgumentException("consumer.tls: TLS handshake with relay " + relay + " failed: "
+              + TlsFailures.describe(e), e);
+        }
         unreachable.add(relay + " (" + describe(e) + ")");
         lastCause = e;
         continue;
       }
       int partitions = checkSource(config, relay, sources);
       if (config.where() != null) {
-        checkWhere(client, config, relay, timeout);
+        checkWhere(client, config, relay, access, timeout);
       }
       return partitions;
     }
@@ -72,8 +92,8 @@ final class RelayPreflight {
   }
 
   /** Asks the relay for nothing (maxBytes 1, no wait) with the filter: a 400 names what is wrong with it. */
-  private static void checkWhere(HttpClient client, ConsumerConfig config, URI relay, Duration timeout)
-      throws InterruptedException {
+  private static void checkWhere(HttpClient client, ConsumerConfig config, URI relay, RelayAccess access,
+      Duration timeout) throws InterruptedException {
     int partition = config.partitions().isEmpty() ? 0 : config.partitions().get(0);
     String query = "since=0&partitions=" + partition + "&maxBytes=1&waitMs=0&where="
         + URLEncoder.encode(config.where(), StandardCharsets.UTF_8).replace("+", "%20");
@@ -81,16 +101,37 @@ final class RelayPreflight {
         + "/events?" + query);
     HttpResponse<String> response;
     try {
-      response = client.send(HttpRequest.newBuilder(uri).timeout(timeout).GET().build(), HttpResponse.BodyHandlers.ofString());
+      response = client.send(request(uri, access, timeout), HttpResponse.BodyHandlers.ofString());
     } catch (IOException e) {
       throw new PeerUnavailableException("relays: " + relay + " (" + describe(e) + ") while checking consumer.where", e);
     }
+    refusedAccess(relay, response);
     if (response.statusCode() == 400) {
       throw new IllegalArgumentException("where: relay " + relay + " rejects it" + problemDetail(response));
     }
     if (response.statusCode() >= 500) {
       throw new PeerUnavailableException("relays: " + relay + " answers HTTP " + response.statusCode()
           + " while checking consumer.where" + problemDetail(response), null);
+    }
+  }
+
+  private static HttpRequest request(URI uri, RelayAccess access, Duration timeout) {
+    HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(timeout).GET();
+    if (access.authorization() != null) {
+      request.header("Authorization", access.authorization());
+    }
+    return request.build();
+  }
+
+  /** A 401 or 403 is the token's fault, and plain HTTP sent to a TLS port the URL's: settings to change. */
+  private static void refusedAccess(URI relay, HttpResponse<String> response) {
+    int status = response.statusCode();
+    if (status == 401 || status == 403) {
+      throw new IllegalArgumentException("consumer.auth: relay " + relay + " refused the request with HTTP " + status
+          + problemDetail(response));
+    }
+    if (status == 400 && response.body().contains("\"tls-required\"")) {
+      throw new IllegalArgumentException("consumer.relays: " + relay + " serves TLS on this port" + problemDetail(response));
     }
   }
 

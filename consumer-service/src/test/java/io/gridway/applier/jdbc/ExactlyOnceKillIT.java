@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Timeout;
  * Exactly-once through the binlog: {@link KillWorkload} writes inserts, updates, deletes and primary-key changes on 3
  * tables plus an insert-only table without a primary key into the private MariaDB; a relay reads its binlog ({@code
  * source: mysql}); {@link ConsumerMain} in its own JVM applies it with the JDBC applier and is SIGKILLed at random
- * moments (3 times — once for the MariaDB target — and 20 times under {@code -Plong}) while the writer keeps writing, then restarted. Kill moments alternate
+ * moments (3 times — once for the MariaDB target — and 20 times under {@code -Pchaos}) while the writer keeps writing, then restarted. Kill moments alternate
  * between "after a random number of applied rows" (between statements, mid-batch, anywhere) and the applier's test-only
  * {@link PausePoint}s (mid-batch, just before and just after {@code COMMIT}), where the process blocks and is killed.
  * At the end every target table equals its source table row for row (sorted canonical rows and their checksum), and
@@ -96,7 +96,7 @@ class ExactlyOnceKillIT {
 
   private void run(int k, Sink sink) throws Exception {
     // The MariaDB target shares every code path but the dialect's with PostgreSQL: one kill by default keeps the
-    // default suite short; -Plong gives it the full 20.
+    // default suite short; -Pchaos gives it the full 20.
     int kills = Boolean.getBoolean("gridway.long") ? 20 : sink == Sink.MARIADB ? 1 : 3;
     long seed = Long.getLong("gridway.seed", System.nanoTime());
     Random random = new Random(seed);

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Timeout;
  * server's 500 ms tick): the same relay, live workload and three consumer JVMs in a group of 12 partitions
  * as {@link ExactlyOnceGroupIT}, one controller, checkpoints in ZooKeeper, each consumer run appending the
  * events it applies to a JSON-lines file of its own (a target where a repeat is visible). Rounds of kill -9
- * and return (2; 10 under {@code -Plong}).
+ * and return (2; 10 under {@code -Pchaos}).
  *
  * <p>At the end: replaying every window once, in SCN order per partition, gives exactly the source's tables
  * (nothing missing); a window applied by more than one run was applied first by a run that was then killed,

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Timeout;
  * throughout) to the private PostgreSQL through the JDBC applier, checkpoints in the target. Then, in order:
  *
  * <ol>
- *   <li>kill -9 a consumer and start it again, rounds times (2; 10 under {@code -Plong}): 4/4/4 → 6/6 → 4/4/4,
+ *   <li>kill -9 a consumer and start it again, rounds times (2; 10 under {@code -Pchaos}): 4/4/4 → 6/6 → 4/4/4,
  *       the moved partitions applying again from the shared checkpoints under newer generations;
  *   <li>kill -9 the leading controller: the other leads, and a consumer killed then is still rebalanced;
  *   <li>SIGSTOP a consumer past its session: its partitions move and apply elsewhere; SIGCONT: its next

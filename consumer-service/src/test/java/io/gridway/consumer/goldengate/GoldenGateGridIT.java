@@ -32,7 +32,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * → a private PostgreSQL (JSON operation files) or MariaDB (FORMATXML trail) target. The target is read back over
  * plain JDBC ({@link TargetRows}) and must equal the rows the files describe, first after a quiet run, then after
  * the files kept growing while the relay (mid-file: the writer appends, rolls files and leaves partial records) and
- * the consumer were SIGKILLed in turns and restarted (2 rounds of each by default, 10 under {@code -Plong}); the
+ * the consumer were SIGKILLed in turns and restarted (2 rounds of each by default, 10 under {@code -Pchaos}); the
  * restarted relay resumes from its persisted position file.
  *
  * <p>One partition, not a key-hash split: the files change primary keys, and with a key hash the insert of the old key

@@ -76,6 +76,7 @@ class ClusterProgressIT {
         assertThat(partition.checkpointScn()).as("no checkpoint in ZooKeeper: exactly-once keeps it in the target").isNull();
         assertThat(partition.progress().instance()).isEqualTo("c1");
         assertThat(partition.progress().commitMillis()).as("the source commit time of what it committed").isPositive();
+        assertThat(partition.progress().appliedEvents()).as("events committed, for the admin's events/s").isEqualTo(3);
         assertThat(partition.reportedLag()).as("caught up").isEqualTo(Duration.ZERO);
         long started = System.nanoTime();
         reader.read();

@@ -94,7 +94,18 @@ class ConfigTest {
     assertThatThrownBy(() -> parse(GOOD.replace("partitions: [0, 1]", "partitions: [0, 70000]")))
         .isInstanceOf(ConfigException.class).hasMessageContaining("partitions: 70000 out of range 0..65535");
     assertThatThrownBy(() -> parse(GOOD.replace("http://127.0.0.1:8081", "ftp://x")))
-        .isInstanceOf(ConfigException.class).hasMessageContaining("relays: 'ftp://x' is not an http://host:port URL");
+        .isInstanceOf(ConfigException.class).hasMessageContaining("relays: 'ftp://x' is not an http://host:port or https://host:port URL");
+    String tls = "  tls: {caFile: /etc/gridway/ca.pem}\n  partitions: [0, 1]";
+    assertThatThrownBy(() -> parse(GOOD.replace("  partitions: [0, 1]", tls)))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("relays: 'http://127.0.0.1:8080' is plain http, and tls is set");
+    assertThatThrownBy(() -> parse(GOOD.replace("http://127.0.0.1:8081", "https://127.0.0.1:8081")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("is https: set tls");
+    assertThatThrownBy(() -> parse(GOOD.replace("  partitions: [0, 1]", "  auth: {token: s3cret}\n  partitions: [0, 1]")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("unknown key 'token'")
+        .hasMessageNotContaining("s3cret");
+    assertThatThrownBy(() -> parse(GOOD.replace("  partitions: [0, 1]", "  auth: {tokenFile: a, tokenEnv: B}\n  partitions: [0, 1]")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("auth: set exactly one of tokenFile and tokenEnv");
     assertThatThrownBy(() -> parse(GOOD.replace("column: tenant_id", "column: ''")))
         .isInstanceOf(ConfigException.class).hasMessageContaining("microBatch.column: required");
     assertThatThrownBy(() -> parse(GOOD.replace("compression: lz4", "compression: brotli")))

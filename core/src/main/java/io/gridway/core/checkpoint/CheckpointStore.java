@@ -55,6 +55,17 @@ public interface CheckpointStore extends AutoCloseable {
     return false;
   }
 
+  /**
+   * An operator's checkpoint reset, carried out by the partition's new owner under its claimed generation: as {@link
+   * #write}, but the SCNs may go back (a store that keeps checkpoints from going back overrides this).
+   *
+   * @throws CheckpointFencedException when a newer generation has been claimed
+   * @throws CheckpointException when the store cannot write (retriable)
+   */
+  default void reset(List<Checkpoint> checkpoints) {
+    write(checkpoints);
+  }
+
   /** Releases connections and files. */
   @Override
   void close();

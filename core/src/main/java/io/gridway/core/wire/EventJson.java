@@ -166,7 +166,8 @@ public final class EventJson {
     g.writeEndObject();
   }
 
-  private static void writeValue(Column c, Object v, JsonGenerator g) throws IOException {
+  /** Writes one column value as the list above says (an applier that stores images as JSON shares the form). */
+  public static void writeValue(Column c, Object v, JsonGenerator g) throws IOException {
     if (v == null) {
       g.writeNull();
     } else if (v instanceof ZeroDate zero) {

@@ -25,8 +25,9 @@ class ApiError extends Error {
   }
 }
 
-async function api(method, path, body) {
+async function api(method, path, body, version) {
   const headers = {};
+  if (version !== undefined) headers['If-Match'] = `"${version}"`;
   if (method !== 'GET') headers['X-CSRF-Token'] = session.csrf || '';
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const response = await fetch(API + path, {
@@ -55,7 +56,7 @@ function canWrite() {
 
 function showLogin() {
   clearInterval(refreshTimer);
-  for (const id of ['topology-page', 'groups-page', 'audit-page']) $(id).hidden = true;
+  for (const id of ['topology-page', 'groups-page', 'policy-page', 'audit-page']) $(id).hidden = true;
   $('nav').hidden = true;
   $('who').hidden = true;
   $('login-page').hidden = false;
@@ -85,6 +86,16 @@ async function start() {
     showLogin();
   });
   $('create-group').addEventListener('submit', createGroup);
+  $('edit-group-form').addEventListener('submit', saveEdit);
+  $('policy-form').addEventListener('submit', (event) => { event.preventDefault(); runPolicy('validate'); });
+  $('policy-explain').addEventListener('click', () => runPolicy('explain'));
+  $('parked-close').addEventListener('click', () => { $('parked-panel').hidden = true; });
+  $('edit-close').addEventListener('click', () => { $('edit-group-form').hidden = true; });
+  $('reset-form').addEventListener('submit', (event) => { event.preventDefault(); resetDryRun(); });
+  $('reset-to').addEventListener('change', showResetInputs);
+  $('reset-confirm').addEventListener('click', resetConfirm);
+  $('reset-cancel-pending').addEventListener('click', resetCancelPending);
+  $('reset-close').addEventListener('click', () => { $('reset-form').hidden = true; reset.target = null; });
   $('refresh').addEventListener('click', () => render());
   window.addEventListener('hashchange', () => render());
   const s = await api('GET', '/session');
@@ -109,7 +120,7 @@ function enter() {
 
 async function render(announce = true) {
   const page = (location.hash || '#topology').substring(1);
-  for (const name of ['topology', 'groups', 'audit']) {
+  for (const name of ['topology', 'groups', 'policy', 'audit']) {
     $(`${name}-page`).hidden = name !== page;
     if (name === page) $(`nav-${name}`).setAttribute('aria-current', 'page'); else $(`nav-${name}`).removeAttribute('aria-current');
   }
@@ -128,22 +139,39 @@ function fillTable(table, rows) {
 }
 
 async function renderTopology() {
-  const c = await api('GET', '/cluster');
+  const [c, relays] = await Promise.all([api('GET', '/cluster'), api('GET', '/relays')]);
   $('cluster-name').textContent = c.cluster;
   $('controller').textContent = c.controller ?? 'none';
-  fillTable($('instances'), c.instances.map((i) => [i.name, i.endpoint, i.live ? 'yes' : 'no', i.enabled ? 'yes' : 'no', i.tags.join(', ')]));
-  const relays = c.resources.filter((r) => r.kind === 'relay');
-  fillTable($('relays'), relays.map((r) => [r.name, String(r.partitions), String(r.replicas),
+  fillTable($('instances'), c.instances.map((i) => [i.name, i.endpoint, i.live ? 'yes' : 'no', i.enabled ? 'yes' : 'no', i.tags.join(', '),
+    !canWrite() ? '' : i.enabled
+      ? button('Disable', `disable-${i.name}`, () => api('POST', `/instances/${encodeURIComponent(i.name)}/disable`), renderTopology)
+      : button('Enable', `enable-${i.name}`, () => api('POST', `/instances/${encodeURIComponent(i.name)}/enable`), renderTopology)]));
+  const resources = c.resources.filter((r) => r.kind === 'relay');
+  fillTable($('relays'), resources.map((r) => [r.name, String(r.partitions), String(r.replicas),
     r.partitionStates.map((p) => `${p.partition}: ${Object.keys(p.states).filter((k) => p.states[k] === 'ONLINE').join(' ') || '-'}`).join('; ')]));
+  const rows = [];
+  for (const r of relays) {
+    const name = `${r.instance}${r.enabled ? '' : ' (disabled)'}`;
+    if (r.sources.length === 0) {
+      rows.push([name, r.error ?? r.health ?? (r.live ? '' : 'not live'), '', '', '', '', '', '', '']);
+    }
+    for (const s of r.sources) {
+      rows.push([name, r.health ?? '', s.source, s.oldestScn == null ? `… ${s.newestScn ?? ''}` : `${s.oldestScn} … ${s.newestScn}`,
+        s.fetchState + (s.fetchDetail ? `: ${s.fetchDetail}` : ''), s.sourceHealth ?? '', s.serving ?? '',
+        s.lagMillis == null ? '—' : String(s.lagMillis),
+        (s.policies.map((p) => `${p.name} v${p.version}`).join(', ') || 'none') + (s.policyReloadError ? ` (reload failed: ${s.policyReloadError})` : '')]);
+    }
+  }
+  fillTable($('relay-status'), rows);
 }
 
-function button(text, id, action) {
+function button(text, id, action, after = renderGroups) {
   const b = el('button', { type: 'button', id, text });
   b.addEventListener('click', async () => {
     b.disabled = true;
     try {
       await action();
-      await renderGroups();
+      await after();
     } catch (e) {
       say(e.message);
     } finally {
@@ -163,7 +191,34 @@ async function renderGroups() {
     return;
   }
   host.replaceChildren(...groups.map(groupBox));
-  for (const g of groups) drawLag(g);
+  const histories = await Promise.all(groups.map((g) => api('GET', `/groups/${encodeURIComponent(g.name)}/history`)));
+  groups.forEach((g, i) => {
+    drawLag(g);
+    drawRate(g, histories[i]);
+  });
+}
+
+const COLOURS = ['#1f3a5f', '#c05621', '#2f855a', '#6b46c1', '#b83280', '#2c7a7b', '#975a16', '#4a5568'];
+
+function drawRate(g, history) {
+  const canvas = $(`rate-${g.name}`);
+  if (!window.Chart || !canvas) return;
+  const series = Object.entries(history.partitions);
+  const longest = series.reduce((a, [, points]) => (points.length > a.length ? points : a), []);
+  const time = (ms) => new Date(ms).toISOString().substring(11, 19);
+  charts.set(`rate-${g.name}`, new window.Chart(canvas, {
+    type: 'line',
+    data: {
+      labels: longest.map((p) => time(p.millis)),
+      datasets: series.map(([partition, points], i) => ({
+        label: `p${partition}`, data: points.map((p) => p.eventsPerSecond), borderColor: COLOURS[i % COLOURS.length],
+        backgroundColor: COLOURS[i % COLOURS.length], spanGaps: false, pointRadius: 0,
+      })),
+    },
+    options: { animation: false, maintainAspectRatio: false, scales: { y: { beginAtZero: true, title: { display: true, text: 'applied events/s' } } },
+      plugins: { title: { display: true, text: 'applied events/s, last 15 minutes (UTC)' } } },
+  }));
+  canvas.dataset.points = String(series.reduce((n, [, points]) => n + points.filter((p) => p.eventsPerSecond != null).length, 0));
 }
 
 function groupBox(g) {
@@ -172,19 +227,22 @@ function groupBox(g) {
   const box = el('div', { class: 'group', id: `group-${g.name}` }, title);
   if (canWrite()) {
     const name = encodeURIComponent(g.name);
+    // every write carries the version this page was rendered from: a change made meanwhile is refused (409)
     box.append(g.paused
-      ? button('Resume group', `resume-${g.name}`, () => api('POST', `/groups/${name}/resume`))
-      : button('Pause group', `pause-${g.name}`, () => api('POST', `/groups/${name}/pause`)));
+      ? button('Resume group', `resume-${g.name}`, () => api('POST', `/groups/${name}/resume`, undefined, g.version))
+      : button('Pause group', `pause-${g.name}`, () => api('POST', `/groups/${name}/pause`, undefined, g.version)));
+    box.append(' ', button('Change…', `edit-${g.name}`, async () => openEdit(g)));
     box.append(' ', button('Delete group', `delete-${g.name}`, async () => {
-      if (window.confirm(`Delete group ${g.name} and its checkpoints?`)) await api('DELETE', `/groups/${name}`);
+      if (window.confirm(`Delete group ${g.name} and its checkpoints?`)) await api('DELETE', `/groups/${name}`, undefined, g.version);
     }));
   }
-  const head = el('tr', {}, ...['Partition', 'Leader', 'Standbys', 'Checkpoint SCN', 'Behind (SCN)', 'Lag (ms)', 'State', '']
+  box.append(' ', button('Parked changes…', `show-parked-${g.name}`, () => showParked(g.name), async () => {}));
+  const head = el('tr', {}, ...['Partition', 'Leader', 'Standbys', 'Checkpoint SCN', 'Behind (SCN)', 'Lag (ms)', 'State', '', '']
     .map((h) => el('th', { text: h })));
   const rows = g.partitionStates.map((p) => {
     const action = !canWrite() || g.paused ? '' : p.paused
-      ? button('Resume', `resume-${g.name}-${p.partition}`, () => api('POST', `/groups/${encodeURIComponent(g.name)}/partitions/${p.partition}/resume`))
-      : button('Pause', `pause-${g.name}-${p.partition}`, () => api('POST', `/groups/${encodeURIComponent(g.name)}/partitions/${p.partition}/pause`));
+      ? button('Resume', `resume-${g.name}-${p.partition}`, () => api('POST', `/groups/${encodeURIComponent(g.name)}/partitions/${p.partition}/resume`, undefined, g.version))
+      : button('Pause', `pause-${g.name}-${p.partition}`, () => api('POST', `/groups/${encodeURIComponent(g.name)}/partitions/${p.partition}/pause`, undefined, g.version));
     const tr = el('tr', { 'data-partition': String(p.partition) },
       el('td', { class: 'num', text: String(p.partition) }),
       el('td', { class: 'leader', text: p.leader ?? '—' }),
@@ -193,11 +251,14 @@ function groupBox(g) {
       el('td', { class: 'num', text: p.scnBehind ?? '—' }),
       el('td', { class: 'num', text: p.lagMillis == null ? '—' : String(p.lagMillis) }),
       el('td', { class: p.paused ? 'paused state' : 'state', text: p.paused ? 'paused' : (p.leader ? 'running' : 'no leader') }),
-      el('td', {}, action));
+      el('td', {}, action),
+      el('td', {}, canWrite() ? button('Reset…', `reset-${g.name}-${p.partition}`, () => openReset(g.name, p.partition)) : ''));
     return tr;
   });
   box.append(el('div', { class: 'table-wrap' }, el('table', { class: 'partitions' }, el('thead', {}, head), el('tbody', {}, ...rows))));
-  box.append(el('div', { class: 'chart' }, el('canvas', { id: `lag-${g.name}`, 'aria-label': `lag per partition of ${g.name}`, role: 'img' })));
+  box.append(el('div', { class: 'charts' },
+    el('div', { class: 'chart' }, el('canvas', { id: `rate-${g.name}`, 'aria-label': `applied events per second of ${g.name} over the last 15 minutes`, role: 'img' })),
+    el('div', { class: 'chart' }, el('canvas', { id: `lag-${g.name}`, 'aria-label': `lag per partition of ${g.name}`, role: 'img' }))));
   return box;
 }
 
@@ -247,6 +308,180 @@ async function renderAudit() {
   const entries = await api('GET', '/audit?limit=200');
   const show = (v) => (v == null ? '—' : JSON.stringify(v));
   fillTable($('audit'), entries.map((e) => [e.time, e.user, e.action, e.target, show(e.before), show(e.after)]));
+}
+
+// ---- policy validate / explain: the policy engine's own commands, run by the admin service ----
+
+async function runPolicy(what) {
+  const body = { policy: $('policy-text').value };
+  if (what === 'explain') Object.assign(body, { table: $('policy-table').value.trim(), row: $('policy-row').value.trim(), op: $('policy-op').value });
+  const out = $('policy-output');
+  try {
+    const result = await api('POST', `/policy/${what}`, body);
+    out.textContent = result.output;
+    out.className = result.ok ? '' : 'bad';
+  } catch (e) {
+    out.textContent = e.message;
+    out.className = 'bad';
+  }
+  out.hidden = false;
+}
+
+// ---- a group's parked changes, read from its target ----
+
+async function showParked(group) {
+  $('parked-title').textContent = `Parked changes of ${group}`;
+  $('parked-panel').hidden = false;
+  const m = $('parked-message');
+  m.hidden = true;
+  try {
+    const page = await api('GET', `/groups/${encodeURIComponent(group)}/parked?limit=200`);
+    fillTable($('parked'), page.rows.map((r) => [r.parkedAt, String(r.partition), r.scn, r.sourceTable === r.targetTable ? r.sourceTable
+      : `${r.sourceTable} → ${r.targetTable}`, r.op, r.key, r.reason]));
+    $('parked-summary').textContent = page.rows.length === 0 ? 'Nothing parked.'
+      : `${page.rows.length}${page.truncated ? ' (the first; more are parked)' : ''} parked; gridway parked replay or discard acts on them.`;
+  } catch (e) {
+    fillTable($('parked'), []);
+    $('parked-summary').textContent = '';
+    m.textContent = e.message;
+    m.hidden = false;
+  }
+  $('parked-panel').scrollIntoView();
+}
+
+// ---- change a group: the form keeps the version it was opened with ----
+
+const edit = { group: null, version: null };
+
+function sayAtEdit(text, ok = false) {
+  const m = $('edit-message');
+  m.textContent = text;
+  m.className = ok ? 'form-message ok' : 'form-message';
+  m.hidden = !text;
+}
+
+function openEdit(g) {
+  Object.assign(edit, { group: g.name, version: g.version });
+  $('edit-group-title').textContent = `Change group ${g.name}`;
+  $('edit-replicas').value = String(g.replicas);
+  sayAtEdit('');
+  $('edit-group-form').hidden = false;
+  $('edit-group-form').scrollIntoView();
+  $('edit-replicas').focus();
+}
+
+async function saveEdit(event) {
+  event.preventDefault();
+  sayAtEdit('');
+  const v = $('edit-replicas').value.trim();
+  try {
+    const g = await api('PUT', `/groups/${encodeURIComponent(edit.group)}`, { replicas: /^\d+$/.test(v) ? Number(v) : v }, edit.version);
+    edit.version = g.version;
+    sayAtEdit(`group ${g.name} now has ${g.replicas} replicas`, true);
+    await renderGroups();
+  } catch (e) {
+    sayAtEdit(e.message);
+  }
+}
+
+// ---- checkpoint reset: dry run first, then confirm with the dry run's version ----
+
+const reset = { target: null, plan: null };
+
+function resetPath() {
+  return `/groups/${encodeURIComponent(reset.target.group)}/partitions/${reset.target.partition}/reset`;
+}
+
+function sayAtReset(text, ok = false) {
+  const m = $('reset-message');
+  m.textContent = text;
+  m.className = ok ? 'form-message ok' : 'form-message';
+  m.hidden = !text;
+}
+
+function showResetInputs() {
+  const to = $('reset-to').value;
+  $('reset-scn-label').hidden = to !== 'scn';
+  $('reset-shift-label').hidden = to !== 'shift';
+  $('reset-confirm').disabled = true;
+}
+
+async function openReset(group, partition) {
+  reset.target = { group, partition };
+  reset.plan = null;
+  sayAtReset('');
+  $('reset-plan').hidden = true;
+  $('reset-title').textContent = `Reset the checkpoint of ${group} partition ${partition}`;
+  const now = await api('GET', resetPath());
+  $('reset-scn').value = now.currentScn ?? '';
+  $('reset-shift').value = '0';
+  $('reset-to').value = 'scn';
+  showResetInputs();
+  describeCurrent(now);
+  $('reset-form').hidden = false;
+  $('reset-form').scrollIntoView();
+  $('reset-scn').focus();
+}
+
+function describeCurrent(state) {
+  let text = `Checkpoint now: ${state.currentScn ?? 'none'}; ${state.paused ? 'paused' : 'running (pause it to reset)'}.`;
+  if (state.pending) text += ` Waiting to be carried out on resume: reset to ${state.pending.scn} (asked by ${state.pending.user}).`;
+  $('reset-current').textContent = text;
+  $('reset-cancel-pending').hidden = !state.pending;
+}
+
+function resetBody(dryRun) {
+  const to = $('reset-to').value;
+  const body = { to, dryRun };
+  if (to === 'scn') body.scn = $('reset-scn').value.trim();
+  if (to === 'shift') {
+    const v = $('reset-shift').value.trim();
+    body.shift = /^[-+]?\d+$/.test(v) ? Number(v) : v;
+  }
+  return body;
+}
+
+function showPlan(plan) {
+  reset.plan = plan;
+  const rows = [['From SCN', plan.currentScn ?? 'none'], ['To SCN', plan.targetScn], ['Change', plan.change],
+    ['SCN distance', plan.scnDistance ?? '—'], ['Relays hold', plan.relayOldestScn == null ? 'unknown' : `${plan.relayOldestScn} … ${plan.relayNewestScn}`]];
+  $('reset-plan-table').tBodies[0].replaceChildren(...rows.map(([k, v]) => el('tr', {}, el('th', { text: k }), el('td', { text: v }))));
+  $('reset-warnings').replaceChildren(...plan.warnings.map((w) => el('li', { text: w })));
+  $('reset-plan').hidden = false;
+  $('reset-confirm').disabled = !plan.paused;
+  describeCurrent(plan);
+}
+
+async function resetDryRun() {
+  sayAtReset('');
+  try {
+    showPlan(await api('POST', resetPath(), resetBody(true)));
+  } catch (e) {
+    $('reset-confirm').disabled = true;
+    sayAtReset(e.message);
+  }
+}
+
+async function resetConfirm() {
+  sayAtReset('');
+  try {
+    const plan = await api('POST', resetPath(), resetBody(false), reset.plan.version);
+    showPlan(plan);
+    $('reset-confirm').disabled = true;
+    sayAtReset(`reset to ${plan.targetScn} recorded: the partition restarts after it when it is resumed`, true);
+  } catch (e) {
+    sayAtReset(e.message);
+  }
+}
+
+async function resetCancelPending() {
+  sayAtReset('');
+  try {
+    describeCurrent(await api('DELETE', resetPath()));
+    sayAtReset('the waiting reset was cancelled', true);
+  } catch (e) {
+    sayAtReset(e.message);
+  }
 }
 
 start().catch((e) => say(e.message));

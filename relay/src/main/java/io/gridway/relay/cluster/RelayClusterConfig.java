@@ -53,8 +53,8 @@ public record RelayClusterConfig(@JsonProperty(required = true) String zk, Path 
     sessionTimeout = sessionTimeout == null ? ZkConfig.DEFAULT_SESSION_TIMEOUT : sessionTimeout;
     requireName(name, "cluster.name");
     requireName(instance, "cluster.instance");
-    if (endpoint != null && !endpoint.matches("http://[^/:]+:\\d{1,5}")) {
-      throw new IllegalArgumentException("cluster.endpoint: '" + endpoint + "' is not http://host:port");
+    if (endpoint != null && !endpoint.matches("https?://[^/:]+:\\d{1,5}")) {
+      throw new IllegalArgumentException("cluster.endpoint: '" + endpoint + "' is not http://host:port or https://host:port");
     }
     replicas = replicas == null ? 2 : replicas;
     if (replicas < 1 || replicas > 100) {

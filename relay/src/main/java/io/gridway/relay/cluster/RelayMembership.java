@@ -85,14 +85,15 @@ public final class RelayMembership implements AutoCloseable {
   }
 
   /**
-   * Joins as a participant advertising the configured endpoint, or {@code http://<httpHost>:<bound port>} (the
-   * host name when bound to every interface). Returns the advertised endpoint.
+   * Joins as a participant advertising the configured endpoint, or {@code <scheme>://<httpHost>:<bound port>} (the
+   * host name when bound to every interface; {@code https} when the HTTP API serves TLS). Returns the advertised
+   * endpoint.
    */
-  public synchronized String join(InetSocketAddress bound, String httpHost) {
+  public synchronized String join(InetSocketAddress bound, String httpHost, String scheme) {
     if (participant != null) {
       throw new IllegalStateException("relay " + config.instance() + " already joined");
     }
-    String endpoint = config.endpoint() != null ? config.endpoint() : "http://" + advertisedHost(httpHost) + ":" + bound.getPort();
+    String endpoint = config.endpoint() != null ? config.endpoint() : scheme + "://" + advertisedHost(httpHost) + ":" + bound.getPort();
     RelayParticipant p = new RelayParticipant(zk, config.name(), config.instance(), endpoint, source, RelayParticipant.Partitions.NONE);
     p.start();
     participant = p;

@@ -21,6 +21,8 @@ final class ApiState {
   final Map<String, ServedSource> sources;
   final Clock clock;
   final PrometheusMeterRegistry metrics;
+  /** Bearer-token checks, or null when {@code http.auth} is off. */
+  final TokenAuth auth;
   private final Set<EventsResponse> inFlight = ConcurrentHashMap.newKeySet();
   private final Object idle = new Object();
   final AtomicInteger requests = new AtomicInteger();
@@ -36,6 +38,12 @@ final class ApiState {
   private final Map<String, Counter> responses = new ConcurrentHashMap<>();
 
   ApiState(HttpConfig config, Map<String, ServedSource> sources, Clock clock, PrometheusMeterRegistry metrics) {
+    this(config, sources, clock, metrics, null);
+  }
+
+  ApiState(HttpConfig config, Map<String, ServedSource> sources, Clock clock, PrometheusMeterRegistry metrics,
+      TokenAuth auth) {
+    this.auth = auth;
     this.config = config;
     this.sources = Map.copyOf(sources);
     this.clock = clock;

@@ -42,19 +42,31 @@ public final class HttpApiServer implements AutoCloseable {
 
   private final ApiState state;
   private final ControlEndpoints control;
+  private final ServerTls tls;
   private final ChannelGroup channels = new DefaultChannelGroup("gridway-http", GlobalEventExecutor.INSTANCE);
   private EventLoopGroup acceptor;
   private EventLoopGroup workers;
   private Channel server;
 
   public HttpApiServer(HttpConfig config, List<ServedSource> sources, PrometheusMeterRegistry metrics, Clock clock) {
+    this(config, sources, metrics, clock, System.getenv());
+  }
+
+  /**
+   * A server whose secrets ({@code tokenEnv}, {@code keyStorePasswordEnv}) come from {@code environment}. Reads the
+   * certificate and the tokens now: an {@link IllegalArgumentException} names the setting that does not load.
+   */
+  public HttpApiServer(HttpConfig config, List<ServedSource> sources, PrometheusMeterRegistry metrics, Clock clock,
+      Map<String, String> environment) {
     Map<String, ServedSource> byId = new LinkedHashMap<>();
     for (ServedSource source : sources) {
       if (byId.put(source.id(), source) != null) {
         throw new IllegalArgumentException("two sources with id " + source.id());
       }
     }
-    this.state = new ApiState(config, byId, clock, metrics);
+    this.tls = config.tls() == null ? null : new ServerTls(config.tls(), environment);
+    TokenAuth auth = config.auth() == null ? null : new TokenAuth(config.auth(), byId.keySet(), environment);
+    this.state = new ApiState(config, byId, clock, metrics, auth);
     this.control = new ControlEndpoints(state);
   }
 
@@ -83,6 +95,9 @@ public final class HttpApiServer implements AutoCloseable {
             }
             channel.closeFuture().addListener(f -> state.connections.decrementAndGet());
             channels.add(channel);
+            if (tls != null) {
+              channel.pipeline().addLast("tls-detect", new PlaintextRefusal(tls.context(), httpsUrl(channel.localAddress())));
+            }
             channel.pipeline()
                 .addLast("http", new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADER_BYTES, 8192))
                 .addLast("aggregate", new HttpObjectAggregator(MAX_REQUEST_BODY))
@@ -91,8 +106,20 @@ public final class HttpApiServer implements AutoCloseable {
         });
     server = bootstrap.bind(config.host(), config.port()).sync().channel();
     InetSocketAddress address = (InetSocketAddress) server.localAddress();
-    LOG.info("HTTP API listening on {}:{} (sources {})", address.getHostString(), address.getPort(), state.sources.keySet());
+    LOG.info("HTTP API listening on {}://{}:{} (sources {}; {})", config.scheme(), address.getHostString(), address.getPort(),
+        state.sources.keySet(), security(config));
     return address;
+  }
+
+  private static String security(HttpConfig config) {
+    String transport = config.tls() == null ? "no TLS"
+        : config.tls().clientCaFile() == null ? "TLS" : "mutual TLS (client certificates from " + config.tls().clientCaFile() + ")";
+    String auth = config.auth() == null ? "no authentication" : config.auth().tokens().size() + " bearer token(s)";
+    return transport + ", " + auth;
+  }
+
+  private static String httpsUrl(InetSocketAddress address) {
+    return "https://" + address.getHostString() + ":" + address.getPort();
   }
 
   /** The bound port. */

@@ -1,7 +1,11 @@
 package io.gridway.relay.http;
 
 import io.gridway.core.config.ByteSize;
+import io.gridway.core.config.SecretFile;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 
 /**
  * The HTTP server's settings ({@code http:} in the relay's YAML).
@@ -12,8 +16,11 @@ import java.time.Duration;
  * @param limits how much the server accepts at once
  * @param stream settings of {@code stream=true} responses
  * @param shutdownGrace how long in-flight responses get to end (at a window boundary) on shutdown
+ * @param tls serve HTTPS instead of plain HTTP (docs/security.md), or null
+ * @param auth require a bearer token on {@code /metrics} and the {@code /v1} API, or null (no authentication)
  */
-public record HttpConfig(String host, Integer port, Integer ioThreads, Limits limits, Stream stream, Duration shutdownGrace) {
+public record HttpConfig(String host, Integer port, Integer ioThreads, Limits limits, Stream stream, Duration shutdownGrace,
+    Tls tls, Auth auth) {
 
   public HttpConfig {
     host = host == null ? "127.0.0.1" : host;
@@ -36,6 +43,11 @@ public record HttpConfig(String host, Integer port, Integer ioThreads, Limits li
     }
   }
 
+  /** Plain HTTP, no authentication. */
+  public HttpConfig(String host, Integer port, Integer ioThreads, Limits limits, Stream stream, Duration shutdownGrace) {
+    this(host, port, ioThreads, limits, stream, shutdownGrace, null, null);
+  }
+
   /** Defaults everywhere: loopback, port 8080. */
   public static HttpConfig defaults() {
     return new HttpConfig(null, null, null, null, null, null);
@@ -43,7 +55,102 @@ public record HttpConfig(String host, Integer port, Integer ioThreads, Limits li
 
   /** The same settings on another port (tests and benchmarks use 0). */
   public HttpConfig withPort(int newPort) {
-    return new HttpConfig(host, newPort, ioThreads, limits, stream, shutdownGrace);
+    return new HttpConfig(host, newPort, ioThreads, limits, stream, shutdownGrace, tls, auth);
+  }
+
+  /** The same settings with other TLS and authentication settings. */
+  public HttpConfig withSecurity(Tls newTls, Auth newAuth) {
+    return new HttpConfig(host, port, ioThreads, limits, stream, shutdownGrace, newTls, newAuth);
+  }
+
+  /** The URL scheme clients use: {@code https} with {@link #tls}, else {@code http}. */
+  public String scheme() {
+    return tls == null ? "http" : "https";
+  }
+
+  /**
+   * HTTPS (TLS 1.3 and 1.2 only). The server's certificate and key are either PEM files ({@code certFile}, the
+   * chain leaf first, and {@code keyFile}, PKCS#8 unencrypted) or a PKCS#12 key store ({@code keyStoreFile} with
+   * {@code keyStorePasswordFile} or {@code keyStorePasswordEnv}). They are read again when a file changes on disk
+   * (checked at most every {@code reloadCheck}, on a new connection): rotating a certificate needs no restart, and a
+   * file that does not load leaves the previous certificate in use (logged).
+   *
+   * @param certFile PEM certificate chain
+   * @param keyFile PEM private key (PKCS#8, not encrypted: protect it with file permissions)
+   * @param keyStoreFile PKCS#12 key store, instead of the two PEM files
+   * @param keyStorePasswordFile a file holding the key store's password
+   * @param keyStorePasswordEnv an environment variable holding the key store's password
+   * @param clientCaFile PEM certificates of the CAs whose client certificates are accepted: mutual TLS, a client
+   *     without such a certificate is refused in the handshake; null for server-only TLS
+   * @param reloadCheck how often, at most, the files' modification times are compared (default 10s; 0 on every
+   *     connection)
+   */
+  public record Tls(String certFile, String keyFile, String keyStoreFile, String keyStorePasswordFile,
+      String keyStorePasswordEnv, String clientCaFile, Duration reloadCheck) {
+    public Tls {
+      boolean pem = certFile != null || keyFile != null;
+      if (pem == (keyStoreFile != null)) {
+        throw new IllegalArgumentException("tls: give either certFile and keyFile (PEM) or keyStoreFile (PKCS#12)");
+      }
+      if (pem && (certFile == null || keyFile == null)) {
+        throw new IllegalArgumentException("tls: " + (certFile == null ? "certFile" : "keyFile")
+            + " is required with " + (certFile == null ? "keyFile" : "certFile"));
+      }
+      if (keyStoreFile != null) {
+        SecretFile.requireOne(keyStorePasswordFile, keyStorePasswordEnv, "tls", "keyStorePasswordFile", "keyStorePasswordEnv");
+      } else if (keyStorePasswordFile != null || keyStorePasswordEnv != null) {
+        throw new IllegalArgumentException("tls: keyStorePasswordFile/keyStorePasswordEnv only with keyStoreFile");
+      }
+      reloadCheck = reloadCheck == null ? Duration.ofSeconds(10) : reloadCheck;
+      if (reloadCheck.isNegative() || reloadCheck.toHours() > 24) {
+        throw new IllegalArgumentException("tls.reloadCheck must be 0s..24h, not " + reloadCheck);
+      }
+    }
+
+    /** Server TLS from PEM files. */
+    public static Tls pem(String certFile, String keyFile, String clientCaFile) {
+      return new Tls(certFile, keyFile, null, null, null, clientCaFile, null);
+    }
+  }
+
+  /**
+   * Bearer-token authentication: a request to {@code /metrics} or the {@code /v1} API without a known token gets 401;
+   * a token may be limited to some sources (403 for the others). {@code /health} stays open for probes. Tokens are
+   * read from files or environment variables at start and kept only as SHA-256 digests.
+   *
+   * @param tokens who may read
+   */
+  public record Auth(List<Token> tokens) {
+    public Auth {
+      if (tokens == null || tokens.isEmpty()) {
+        throw new IllegalArgumentException("auth.tokens: at least one token (omit auth to turn authentication off)");
+      }
+      tokens = List.copyOf(tokens);
+      Set<String> names = new HashSet<>();
+      for (Token token : tokens) {
+        if (!names.add(token.name())) {
+          throw new IllegalArgumentException("auth.tokens: two tokens named '" + token.name() + "'");
+        }
+      }
+    }
+  }
+
+  /**
+   * One client's token.
+   *
+   * @param name who holds it (logs and metrics name the token by this, never by value)
+   * @param tokenFile a file holding the token (trailing newline ignored)
+   * @param tokenEnv an environment variable holding the token
+   * @param sources the sources this token may read; null or empty for all
+   */
+  public record Token(String name, String tokenFile, String tokenEnv, List<String> sources) {
+    public Token {
+      if (name == null || !name.matches("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")) {
+        throw new IllegalArgumentException("auth.tokens.name: '" + name + "' must be 1-64 of [A-Za-z0-9_.-]");
+      }
+      SecretFile.requireOne(tokenFile, tokenEnv, "auth.tokens[" + name + "]", "tokenFile", "tokenEnv");
+      sources = sources == null ? List.of() : List.copyOf(sources);
+    }
   }
 
   /**

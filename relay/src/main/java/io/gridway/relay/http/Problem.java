@@ -86,6 +86,16 @@ record Problem(HttpResponseStatus status, String type, String title, String deta
     return new Problem(HttpResponseStatus.REQUEST_URI_TOO_LONG, "uri-too-long", "Request line too long", detail, Map.of());
   }
 
+  /** 401: no token, or one the relay does not know; the client must change its configuration. */
+  static Problem unauthorized(String detail) {
+    return new Problem(HttpResponseStatus.UNAUTHORIZED, "unauthorized", "Authentication required", detail, Map.of());
+  }
+
+  /** 403: a known token that may not read this source. */
+  static Problem forbidden(String detail) {
+    return new Problem(HttpResponseStatus.FORBIDDEN, "forbidden", "Not allowed for this token", detail, Map.of());
+  }
+
   static Problem internal(String detail) {
     return new Problem(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal-error", "Internal error", detail, Map.of());
   }

@@ -75,6 +75,9 @@ final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
       Responses.problem(ctx, keepAlive, Problem.methodNotAllowed(request.method().name()), path);
       return;
     }
+    if (state.auth != null && !path.startsWith("/health") && !authorized(ctx, request, path, keepAlive)) {
+      return;
+    }
     if (path.equals("/health")) {
       control.health(ctx, keepAlive);
     } else if (path.equals("/health/live")) {
@@ -95,6 +98,20 @@ final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
       state.responded("unknown", 404);
       Responses.problem(ctx, keepAlive, Problem.notFound(EventsQuery.printable(path)), EventsQuery.printable(path));
     }
+  }
+
+  /** Answers 401/403 and returns false unless the request's bearer token may read what the path asks for. */
+  private boolean authorized(ChannelHandlerContext ctx, FullHttpRequest request, String path, boolean keepAlive) {
+    String source = !path.startsWith(SOURCES + "/") ? null
+        : path.endsWith("/events") ? path.substring(SOURCES.length() + 1, path.length() - "/events".length())
+        : path.endsWith(SNAPSHOT) ? path.substring(SOURCES.length() + 1, path.length() - SNAPSHOT.length()) : null;
+    Problem refused = state.auth.check(request.headers().get(HttpHeaderNames.AUTHORIZATION), source);
+    if (refused == null) {
+      return true;
+    }
+    state.responded("auth", refused.status().code());
+    Responses.problem(ctx, keepAlive, refused, EventsQuery.printable(path));
+    return false;
   }
 
   private void snapshot(ChannelHandlerContext ctx, String path, Map<String, List<String>> parameters, boolean keepAlive) {

@@ -27,6 +27,8 @@ final class Responses {
     if (problem.status().equals(HttpResponseStatus.TOO_MANY_REQUESTS)
         || problem.status().equals(HttpResponseStatus.SERVICE_UNAVAILABLE)) {
       response.headers().set(HttpHeaderNames.RETRY_AFTER, "1");
+    } else if (problem.status().equals(HttpResponseStatus.UNAUTHORIZED)) {
+      response.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"gridway-relay\"");
     }
     send(ctx, keepAlive, response);
   }

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Kills a relay process (SIGKILL) at random moments while a writer commits, restarts it on the same
  * position file, and checks at the HTTP level that a reader sees every committed transaction once:
  * no gap, no duplicate, SCNs strictly increasing across restarts. Rounds: {@code relay.killRounds}
- * (3 by default, 20 under {@code -Plong}).
+ * (3 by default, 20 under {@code -Pchaos}).
  */
 @Timeout(600)
 class RelayKillIT {

@@ -36,10 +36,22 @@ final class CheckpointSql {
    */
   void write(Connection c, String group, int partition, int micro, long scn, long generation, Instant now)
       throws SQLException {
+    update(c, group, partition, micro, scn, generation, now, true);
+  }
+
+  /** As {@link #write}, but the SCN may go back: an operator's reset ({@link JdbcCheckpointStore#reset}). */
+  void reset(Connection c, String group, int partition, int micro, long scn, long generation, Instant now)
+      throws SQLException {
+    update(c, group, partition, micro, scn, generation, now, false);
+  }
+
+  private void update(Connection c, String group, int partition, int micro, long scn, long generation, Instant now,
+      boolean forwardOnly) throws SQLException {
     if (micro >= 0) {
       ensureMicroRow(c, group, partition, micro, now);
     }
-    String sql = "UPDATE " + table + " SET " + d.quote("scn") + " = GREATEST(" + d.quote("scn") + ", ?), "
+    String newScn = forwardOnly ? "GREATEST(" + d.quote("scn") + ", ?)" : "?";
+    String sql = "UPDATE " + table + " SET " + d.quote("scn") + " = " + newScn + ", "
         + d.quote("generation") + " = ?, " + d.quote("updated_at") + " = ?" + where + " AND " + d.quote("micro_partition")
         + " = ? AND " + d.quote("generation") + " <= ?";
     try (PreparedStatement ps = c.prepareStatement(sql)) {

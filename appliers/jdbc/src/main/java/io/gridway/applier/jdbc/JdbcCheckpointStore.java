@@ -120,6 +120,16 @@ public final class JdbcCheckpointStore implements CheckpointStore {
 
   @Override
   public void write(List<Checkpoint> checkpoints) {
+    update(checkpoints, false);
+  }
+
+  /** An operator's reset: as {@link #write}, in one transaction, but the SCNs may go back. */
+  @Override
+  public void reset(List<Checkpoint> checkpoints) {
+    update(checkpoints, true);
+  }
+
+  private void update(List<Checkpoint> checkpoints, boolean reset) {
     if (checkpoints.isEmpty()) {
       return;
     }
@@ -128,7 +138,11 @@ public final class JdbcCheckpointStore implements CheckpointStore {
       c.setAutoCommit(false);
       try {
         for (Checkpoint cp : checkpoints) {
-          sql.write(c, cp.group(), cp.partition(), cp.microPartition(), cp.scn().value(), cp.generation(), cp.updated());
+          if (reset) {
+            sql.reset(c, cp.group(), cp.partition(), cp.microPartition(), cp.scn().value(), cp.generation(), cp.updated());
+          } else {
+            sql.write(c, cp.group(), cp.partition(), cp.microPartition(), cp.scn().value(), cp.generation(), cp.updated());
+          }
           if (cp.snapshot() != null && keepsSnapshotCursor()) {
             sql.writeSnapshotCursor(c, cp.group(), cp.partition(), cp.snapshot(), cp.generation());
           }

@@ -61,10 +61,16 @@ public final class ParkedChanges {
 
   /** The group's parked changes in the selection, in SCN order (then parking order). */
   public List<Parked> list(Selection selection) throws SQLException {
+    return list(selection, 0);
+  }
+
+  /** As {@link #list(Selection)}, the first {@code limit} only (0: all), for a page that must stay bounded. */
+  public List<Parked> list(Selection selection, int limit) throws SQLException {
     SqlDialect d = applier.dialect();
     List<Parked> parked = new ArrayList<>();
     try (Connection c = pool.getConnection(); PreparedStatement ps = select(c, selection, "id, " + d.quote("partition")
         + ", scn, source_table, target_table, op, event_key, reason, parked_at, event")) {
+      ps.setMaxRows(limit);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           parked.add(new Parked(rs.getLong(1), rs.getInt(2), rs.getLong(3), rs.getString(4), rs.getString(5),

@@ -48,6 +48,14 @@ final class BinlogSession {
   /** Connects and reads until the connection ends; classifies server errors with {@code facts}. */
   SessionOutcome run(ResumePoint from, ServerFacts facts) {
     BinaryLogClient client = new BinaryLogClient(config.host(), config.port(), config.user(), password.reveal());
+    try {
+      // made per connection: a CA file replaced on disk is read at the next reconnect
+      SourceTlsContext tls = new SourceTlsContext(config.tls(), config.host(), config.port());
+      client.setSSLMode(tls.sslMode());
+      client.setSslSocketFactory(tls.socketFactory());
+    } catch (FetcherException e) {
+      return new SessionOutcome(e, null, false);
+    }
     client.setServerId(config.serverId());
     client.setKeepAlive(false);
     client.setBlocking(true);

@@ -23,6 +23,10 @@ final class Failures {
    * @param from where the connection asked to start
    */
   static FetcherException fatal(Throwable error, ServerFacts facts, String user, long serverId, ResumePoint from) {
+    FetcherException tls = tls(error, facts.address());
+    if (tls != null) {
+      return tls;
+    }
     if (!(error instanceof ServerException server)) {
       return null;
     }
@@ -51,6 +55,30 @@ final class Failures {
         return null;
       }
     }
+  }
+
+  /**
+   * A TLS handshake that failed on the certificate (untrusted, expired, for another host) or a server without TLS when
+   * {@code tls} asks for it: settings to change, not a connection to retry.
+   */
+  static FetcherException tls(Throwable error, String address) {
+    for (Throwable t = error; t != null; t = t.getCause()) {
+      String text = t.getMessage() == null ? "" : t.getMessage().toLowerCase(Locale.ROOT);
+      if (t instanceof javax.net.ssl.SSLHandshakeException || t instanceof java.security.cert.CertificateException
+          || text.contains("hostname verification failed")) {
+        Throwable root = t;
+        while (root.getCause() != null && root.getCause() != root) {
+          root = root.getCause();
+        }
+        return new FetcherException("TLS to " + address + " refused: " + root.getMessage()
+            + "; check tls.mode and tls.caFile, and that the server's certificate names the host in 'host'", error);
+      }
+      if (t.getMessage() != null && t.getMessage().contains("server does not support SSL")) {
+        return new FetcherException(address + " does not offer TLS and tls.mode requires it (" + t.getMessage()
+            + ")", error);
+      }
+    }
+    return null;
   }
 
   private static FetcherException readingBinlog(String message, String lower, ServerFacts facts, ResumePoint from,

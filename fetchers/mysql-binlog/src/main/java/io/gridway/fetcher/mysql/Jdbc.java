@@ -17,7 +17,7 @@ final class Jdbc implements AutoCloseable {
     HikariConfig hikari = new HikariConfig();
     long timeoutMillis = config.connectTimeout().toMillis();
     hikari.setJdbcUrl("jdbc:mariadb://" + config.host() + ":" + config.port() + "/?connectTimeout=" + timeoutMillis
-        + "&socketTimeout=" + Math.max(30_000, timeoutMillis * 3));
+        + "&socketTimeout=" + Math.max(30_000, timeoutMillis * 3) + SourceTlsContext.jdbcOptions(config.tls()));
     hikari.setUsername(config.user());
     hikari.setPassword(password.reveal());
     hikari.setPoolName("gridway-" + config.source() + "-jdbc");

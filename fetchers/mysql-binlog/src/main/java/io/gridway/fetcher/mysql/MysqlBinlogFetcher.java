@@ -216,6 +216,10 @@ public final class MysqlBinlogFetcher implements Fetcher {
         }
         failure = describe(outcome.transientError());
       } catch (SQLException e) {
+        FetcherException tls = Failures.tls(e, address);
+        if (tls != null) {
+          throw tls; // a certificate the settings refuse: retrying cannot help
+        }
         // access denied and missing privileges became FetcherExceptions in ServerProbe: this is transient
         failure = "cannot query " + address + " as user '" + config.user() + "': " + Jdbc.rootMessage(e);
       }

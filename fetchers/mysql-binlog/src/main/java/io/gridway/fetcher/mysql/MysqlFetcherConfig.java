@@ -24,6 +24,7 @@ import java.util.List;
  * exclude: [shop.tmp_*]
  * reconnectBackoffMax: 30s
  * maxTransactionBytes: 256MiB        # a bigger transaction stops the fetcher instead of exhausting the heap
+ * tls: {mode: verify-identity, caFile: /etc/gridway/db-ca.pem}   # binlog and JDBC connections (default disabled)
  * }</pre>
  *
  * <p>The password itself is never part of this record (so never in its {@code toString}); it is read
@@ -43,7 +44,8 @@ public record MysqlFetcherConfig(
     List<String> include,
     List<String> exclude,
     Duration reconnectBackoffMax,
-    ByteSize maxTransactionBytes) {
+    ByteSize maxTransactionBytes,
+    Tls tls) {
 
   static final int DEFAULT_PORT = 3306;
   static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(5);
@@ -86,6 +88,20 @@ public record MysqlFetcherConfig(
     if (maxTransactionBytes.bytes() < 1024) {
       throw new IllegalArgumentException("maxTransactionBytes must be at least 1KiB");
     }
+    tls = tls == null ? Tls.DISABLED : tls;
+  }
+
+  /** Without TLS (the {@code tls} key absent). */
+  public MysqlFetcherConfig(String source, String host, Integer port, String user, String passwordFile, String passwordEnv,
+      Long serverId, String start, Duration heartbeatInterval, Duration connectTimeout, List<String> include,
+      List<String> exclude, Duration reconnectBackoffMax, ByteSize maxTransactionBytes) {
+    this(source, host, port, user, passwordFile, passwordEnv, serverId, start, heartbeatInterval, connectTimeout, include,
+        exclude, reconnectBackoffMax, maxTransactionBytes, null);
+  }
+
+  public MysqlFetcherConfig withTls(Tls newTls) {
+    return new MysqlFetcherConfig(source, host, port, user, passwordFile, passwordEnv, serverId, start,
+        heartbeatInterval, connectTimeout, include, exclude, reconnectBackoffMax, maxTransactionBytes, newTls);
   }
 
   /** The essentials; every optional key at its default. */
@@ -101,37 +117,37 @@ public record MysqlFetcherConfig(
 
   public MysqlFetcherConfig withServerId(long newServerId) {
     return new MysqlFetcherConfig(source, host, port, user, passwordFile, passwordEnv, newServerId, start,
-        heartbeatInterval, connectTimeout, include, exclude, reconnectBackoffMax, maxTransactionBytes);
+        heartbeatInterval, connectTimeout, include, exclude, reconnectBackoffMax, maxTransactionBytes, tls);
   }
 
   public MysqlFetcherConfig withStart(String newStart) {
     return new MysqlFetcherConfig(source, host, port, user, passwordFile, passwordEnv, serverId, newStart,
-        heartbeatInterval, connectTimeout, include, exclude, reconnectBackoffMax, maxTransactionBytes);
+        heartbeatInterval, connectTimeout, include, exclude, reconnectBackoffMax, maxTransactionBytes, tls);
   }
 
   public MysqlFetcherConfig withTables(List<String> newInclude, List<String> newExclude) {
     return new MysqlFetcherConfig(source, host, port, user, passwordFile, passwordEnv, serverId, start,
-        heartbeatInterval, connectTimeout, newInclude, newExclude, reconnectBackoffMax, maxTransactionBytes);
+        heartbeatInterval, connectTimeout, newInclude, newExclude, reconnectBackoffMax, maxTransactionBytes, tls);
   }
 
   public MysqlFetcherConfig withHeartbeatInterval(Duration newInterval) {
     return new MysqlFetcherConfig(source, host, port, user, passwordFile, passwordEnv, serverId, start,
-        newInterval, connectTimeout, include, exclude, reconnectBackoffMax, maxTransactionBytes);
+        newInterval, connectTimeout, include, exclude, reconnectBackoffMax, maxTransactionBytes, tls);
   }
 
   public MysqlFetcherConfig withConnectTimeout(Duration newTimeout) {
     return new MysqlFetcherConfig(source, host, port, user, passwordFile, passwordEnv, serverId, start,
-        heartbeatInterval, newTimeout, include, exclude, reconnectBackoffMax, maxTransactionBytes);
+        heartbeatInterval, newTimeout, include, exclude, reconnectBackoffMax, maxTransactionBytes, tls);
   }
 
   public MysqlFetcherConfig withUser(String newUser, Path newPasswordFile) {
     return new MysqlFetcherConfig(source, host, port, newUser, newPasswordFile.toString(), null, serverId, start,
-        heartbeatInterval, connectTimeout, include, exclude, reconnectBackoffMax, maxTransactionBytes);
+        heartbeatInterval, connectTimeout, include, exclude, reconnectBackoffMax, maxTransactionBytes, tls);
   }
 
   public MysqlFetcherConfig withLimits(Duration newBackoffMax, ByteSize newMaxTransactionBytes) {
     return new MysqlFetcherConfig(source, host, port, user, passwordFile, passwordEnv, serverId, start,
-        heartbeatInterval, connectTimeout, include, exclude, newBackoffMax, newMaxTransactionBytes);
+        heartbeatInterval, connectTimeout, include, exclude, newBackoffMax, newMaxTransactionBytes, tls);
   }
 
   private static String required(String value, String key) {
@@ -146,5 +162,37 @@ public record MysqlFetcherConfig(
       throw new IllegalArgumentException(key + " cannot be negative");
     }
     return value;
+  }
+
+  /**
+   * TLS to the source server, for the binlog connection and the fetcher's JDBC reads alike ({@code tls:} in the
+   * source's YAML; docs/security.md).
+   *
+   * @param mode how much is checked
+   * @param caFile PEM certificates of the CAs that sign the server's certificate ({@code verify-ca} and {@code
+   *     verify-identity}); null for the JDK's default trust store
+   */
+  public record Tls(Mode mode, String caFile) {
+    static final Tls DISABLED = new Tls(Mode.DISABLED, null);
+
+    /** What a connection demands of the server. */
+    public enum Mode {
+      /** Plain TCP. */
+      DISABLED,
+      /** Encrypted, the certificate not checked: protects against listening, not against a server in the middle. */
+      REQUIRED,
+      /** Encrypted, the certificate must chain to {@code caFile}. */
+      VERIFY_CA,
+      /** As {@code verify-ca}, and the certificate must name {@code host}: the setting to use. */
+      VERIFY_IDENTITY
+    }
+
+    public Tls {
+      mode = mode == null ? Mode.VERIFY_IDENTITY : mode;
+      if (caFile != null && (mode == Mode.DISABLED || mode == Mode.REQUIRED)) {
+        throw new IllegalArgumentException("tls.caFile: only with mode verify-ca or verify-identity (mode is "
+            + mode.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-') + ")");
+      }
+    }
   }
 }

@@ -1,0 +1,214 @@
+package io.gridway.applier.phoenix;
+
+import io.gridway.consumer.Batch;
+import io.gridway.consumer.BatchHandler;
+import io.gridway.consumer.Window;
+import io.gridway.core.event.ChangeEvent;
+import io.gridway.core.event.Operation;
+import io.gridway.core.schema.TableSchema;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Applies each (micro-)batch to Phoenix in one commit of guarded writes. Phoenix without its transaction manager
+ * commits row by row, so a crash can leave a batch half written; every write therefore carries the guard of its
+ * change and lands only over an older one, which makes a replay from the last checkpoint harmless (README.md): the
+ * final state equals the source's, at-least-once delivery with exactly-once effect.
+ *
+ * <p>In {@link PhoenixTargetConfig.Mode#CHANGE_LOG} every change is appended to one table instead, keyed by its place
+ * in the stream. Thread-safe: each call opens its own Phoenix connection (cheap after the first; Phoenix connections
+ * are not meant to be shared across threads); DDL for a new table version runs once per process.
+ */
+final class PhoenixApplier implements BatchHandler {
+  private static final Logger log = LoggerFactory.getLogger(PhoenixApplier.class);
+  private static final BigInteger MASK_32 = BigInteger.ONE.shiftLeft(32);
+
+  private final PhoenixConnections connections;
+  private final PhoenixTargetConfig config;
+  private final ChangeLog changeLog;
+  private final Map<Long, GuardedTable> tables = new ConcurrentHashMap<>();
+  private final Counter rows;
+  private final Counter commits;
+
+  PhoenixApplier(PhoenixConnections connections, PhoenixTargetConfig config, MeterRegistry meters) throws SQLException {
+    this.connections = connections;
+    this.config = config;
+    this.changeLog = config.parsedMode() == PhoenixTargetConfig.Mode.CHANGE_LOG
+        ? new ChangeLog(config.changeLogTableName()) : null;
+    if (changeLog != null) {
+      try (Connection c = connections.open(); Statement s = c.createStatement()) {
+        s.execute(changeLog.ddl(config.columnFamily(), config.saltBuckets()));
+      }
+    }
+    this.rows = meters.counter("gridway.consumer.phoenix.rows");
+    this.commits = meters.counter("gridway.consumer.phoenix.commits");
+  }
+
+  @Override
+  public void apply(Batch batch) throws Exception {
+    try (Connection c = connections.open()) {
+      c.setAutoCommit(false);
+      Map<String, PreparedStatement> statements = new HashMap<>();
+      try {
+        int written = 0;
+        for (Window w : batch.windows()) {
+          for (int i = 0; i < w.eventCount(); i++) {
+            ChangeEvent e = w.event(i);
+            int position = w.transactionIndex(i);
+            if (changeLog != null) {
+              PreparedStatement ps = prepared(c, statements, changeLog.upsertSql());
+              changeLog.bind(ps, e, batch.partition(), position);
+              ps.execute();
+              written++;
+            } else {
+              written += applyRow(c, statements, e, batch.partition(), position);
+            }
+          }
+        }
+        c.commit();
+        rows.increment(written);
+        commits.increment();
+      } finally {
+        for (PreparedStatement ps : statements.values()) {
+          ps.close();
+        }
+      }
+    }
+  }
+
+  /** One row change of rows mode; returns the rows written. */
+  private int applyRow(Connection c, Map<String, PreparedStatement> statements, ChangeEvent e, int partition,
+      int position) throws SQLException {
+    if (e.op() == Operation.SCHEMA_CHANGE) {
+      table(e.schema());
+      return 0;
+    }
+    if (e.op() == Operation.TRUNCATE) {
+      throw new UnsupportedChangeException("TRUNCATE of " + e.schema().qualifiedName() + " at SCN " + e.scn()
+          + " cannot be applied by guarded row writes (README.md: use change-log mode, or re-snapshot the table)");
+    }
+    GuardedTable table = table(e.schema());
+    if (!e.schema().hasPrimaryKey()) {
+      if (e.op() != Operation.INSERT) {
+        throw new UnsupportedChangeException(e.op() + " on " + e.schema().qualifiedName() + " (no primary key) at SCN "
+            + e.scn() + ": a keyless table is append-only in Phoenix (README.md)");
+      }
+      PreparedStatement ps = prepared(c, statements, table.keylessSql());
+      table.bindKeyless(ps, e.after(), e.scn().value(), partition, position);
+      ps.execute();
+      return 1;
+    }
+    BigDecimal guard = guard(e.scn().value(), position);
+    int written = 0;
+    if (e.op() == Operation.DELETE || e.op() == Operation.UPDATE && !sameKey(e)) {
+      PreparedStatement ps = prepared(c, statements, table.tombstoneSql());
+      table.bindTombstone(ps, e.before(), guard);
+      ps.execute();
+      written++;
+    }
+    if (e.after() != null) {
+      PreparedStatement ps = prepared(c, statements, table.upsertSql());
+      table.bindUpsert(ps, e.after(), guard);
+      ps.execute();
+      written++;
+    }
+    return written;
+  }
+
+  private static boolean sameKey(ChangeEvent e) {
+    TableSchema schema = e.schema();
+    for (int k = 0; k < schema.keySize(); k++) {
+      int i = schema.keyIndex(k);
+      if (!java.util.Objects.equals(e.before().get(i), e.after().get(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The guard of a change: SCN × 2^32 + its position in the transaction, one number so that a single comparison
+   * orders two changes of a row (SCNs are unsigned 64-bit: up to 96 bits, within DECIMAL(38,0)).
+   */
+  static BigDecimal guard(long scn, int position) {
+    if (scn >= 0 && scn < 1L << 31) {
+      return BigDecimal.valueOf(scn << 32 | position);
+    }
+    return new BigDecimal(new BigInteger(Long.toUnsignedString(scn)).multiply(MASK_32).add(BigInteger.valueOf(position)));
+  }
+
+  private GuardedTable table(TableSchema schema) throws SQLException {
+    GuardedTable table = tables.get(schema.id());
+    return table != null ? table : create(schema);
+  }
+
+  /**
+   * Creates the base table and view of a table version seen for the first time, and adds columns it gained. On a
+   * connection of its own: Phoenix drops a connection's uncommitted mutations when it runs DDL, which would lose the
+   * batch's rows written so far (PhoenixKillIT found it).
+   */
+  private synchronized GuardedTable create(TableSchema schema) throws SQLException {
+    GuardedTable table = tables.get(schema.id());
+    if (table != null) {
+      return table;
+    }
+    table = new GuardedTable(schema);
+    try (Connection c = connections.open(); Statement s = c.createStatement()) {
+      for (String ddl : table.createDdl(config.columnFamily(), config.saltBuckets())) {
+        s.execute(ddl);
+      }
+      for (String ddl : table.addColumnDdl()) {
+        s.execute(ddl);
+      }
+    } catch (SQLException e) {
+      throw new SQLException("cannot create the Phoenix table of " + schema.qualifiedName() + ": " + e.getMessage(),
+          e.getSQLState(), e.getErrorCode(), e);
+    }
+    log.info("phoenix: table {} ready (schema {})", table.view(), schema.id());
+    tables.put(schema.id(), table);
+    return table;
+  }
+
+  private static PreparedStatement prepared(Connection c, Map<String, PreparedStatement> statements, String sql)
+      throws SQLException {
+    PreparedStatement ps = statements.get(sql);
+    if (ps == null) {
+      ps = c.prepareStatement(sql);
+      statements.put(sql, ps);
+    }
+    return ps;
+  }
+
+  @Override
+  public Failure classify(Throwable failure) {
+    if (failure instanceof UnsupportedChangeException) {
+      return Failure.FATAL;
+    }
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof SQLTransientConnectionException || t instanceof java.net.ConnectException
+          || t instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("08")
+          || t.getClass().getSimpleName().equals("PhoenixIOException")) {
+        return Failure.UNAVAILABLE;
+      }
+    }
+    return Failure.RETRY;
+  }
+
+  /** The tables this process has prepared (for tests and operators' logs). */
+  List<String> views() {
+    return tables.values().stream().map(GuardedTable::view).sorted().toList();
+  }
+}

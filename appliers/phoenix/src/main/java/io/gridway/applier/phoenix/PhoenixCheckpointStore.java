@@ -1,0 +1,159 @@
+package io.gridway.applier.phoenix;
+
+import io.gridway.core.checkpoint.Checkpoint;
+import io.gridway.core.checkpoint.CheckpointException;
+import io.gridway.core.checkpoint.CheckpointFencedException;
+import io.gridway.core.checkpoint.CheckpointStore;
+import io.gridway.core.event.Scn;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Core's {@link CheckpointStore} in the Phoenix target: one row per (group, partition) in {@code
+ * gridway_phoenix_checkpoint} holding all of the partition's checkpoints (its own and its micro-partitions') as text,
+ * so one write is one HBase row and therefore atomic. Generations come from a Phoenix sequence with no client cache
+ * (each {@code NEXT VALUE} is a server increment, so they grow across processes); {@link #write} is one guarded
+ * atomic upsert that changes nothing when a newer generation has claimed the partition, then reads the claim back to
+ * report the fencing.
+ *
+ * <p>Thread-safe.
+ */
+final class PhoenixCheckpointStore implements CheckpointStore {
+  private static final String TABLE = "\"gridway_phoenix_checkpoint\"";
+  private static final String SEQUENCE = "\"gridway_phoenix_generation\"";
+
+  private final PhoenixConnections connections;
+  private final Clock clock;
+
+  PhoenixCheckpointStore(PhoenixConnections connections, Clock clock) {
+    this.connections = connections;
+    this.clock = clock;
+    try (Connection c = connections.open(); Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE IF NOT EXISTS " + TABLE + " (\"group\" VARCHAR NOT NULL, \"partition\" INTEGER NOT NULL,"
+          + " \"claimed\" BIGINT, \"generation\" BIGINT, \"positions\" VARCHAR, \"updated\" TIMESTAMP,"
+          + " CONSTRAINT \"pk\" PRIMARY KEY (\"group\", \"partition\"))");
+      s.execute("CREATE SEQUENCE IF NOT EXISTS " + SEQUENCE + " START WITH 1 INCREMENT BY 1 CACHE 1");
+    } catch (SQLException e) {
+      throw new CheckpointException("cannot create " + TABLE + " at " + connections.url() + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public List<Checkpoint> read(String group, int partition) {
+    try (Connection c = connections.open(); PreparedStatement ps = c.prepareStatement("SELECT \"generation\","
+        + " \"positions\", \"updated\" FROM " + TABLE + " WHERE \"group\" = ? AND \"partition\" = ?")) {
+      ps.setString(1, group);
+      ps.setInt(2, partition);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next() || rs.getString(2) == null || rs.getString(2).isEmpty()) {
+          return List.of();
+        }
+        return parse(group, partition, rs.getLong(1), rs.getString(2), rs.getTimestamp(3));
+      }
+    } catch (SQLException e) {
+      throw new CheckpointException("cannot read checkpoints of " + group + "/" + partition + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static List<Checkpoint> parse(String group, int partition, long generation, String positions, Timestamp at) {
+    List<Checkpoint> result = new ArrayList<>();
+    for (String item : positions.split(",")) {
+      int colon = item.indexOf(':');
+      result.add(new Checkpoint(group, partition, Integer.parseInt(item.substring(0, colon)),
+          new Scn(Long.parseUnsignedLong(item.substring(colon + 1))), generation, at.toInstant()));
+    }
+    return result;
+  }
+
+  @Override
+  public long claim(String group, int partition) {
+    try (Connection c = connections.open()) {
+      c.setAutoCommit(true);
+      long generation;
+      try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT NEXT VALUE FOR " + SEQUENCE)) {
+        rs.next();
+        generation = rs.getLong(1);
+      }
+      try (PreparedStatement ps = c.prepareStatement("UPSERT INTO " + TABLE + " (\"group\", \"partition\", \"claimed\","
+          + " \"generation\", \"updated\") VALUES (?, ?, ?, 0, ?) ON DUPLICATE KEY UPDATE \"claimed\" = CASE WHEN"
+          + " \"claimed\" < ? THEN ? ELSE \"claimed\" END")) {
+        ps.setString(1, group);
+        ps.setInt(2, partition);
+        ps.setLong(3, generation);
+        ps.setTimestamp(4, Timestamp.from(clock.instant()));
+        ps.setLong(5, generation);
+        ps.setLong(6, generation);
+        ps.execute();
+      }
+      return generation;
+    } catch (SQLException e) {
+      throw new CheckpointException("cannot claim " + group + "/" + partition + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public void write(List<Checkpoint> checkpoints) {
+    if (checkpoints.isEmpty()) {
+      return;
+    }
+    Checkpoint first = checkpoints.get(0);
+    StringBuilder positions = new StringBuilder();
+    for (Checkpoint cp : checkpoints) {
+      positions.append(positions.length() == 0 ? "" : ",").append(cp.microPartition()).append(':')
+          .append(Long.toUnsignedString(cp.scn().value()));
+    }
+    long generation = first.generation();
+    try (Connection c = connections.open()) {
+      c.setAutoCommit(true);
+      try (PreparedStatement ps = c.prepareStatement("UPSERT INTO " + TABLE + " (\"group\", \"partition\", \"claimed\","
+          + " \"generation\", \"positions\", \"updated\") VALUES (?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE"
+          + " \"positions\" = CASE WHEN \"claimed\" <= ? THEN ? ELSE \"positions\" END,"
+          + " \"updated\" = CASE WHEN \"claimed\" <= ? THEN ? ELSE \"updated\" END,"
+          + " \"generation\" = CASE WHEN \"claimed\" <= ? THEN ? ELSE \"generation\" END")) {
+        Timestamp now = Timestamp.from(first.updated());
+        ps.setString(1, first.group());
+        ps.setInt(2, first.partition());
+        ps.setLong(3, generation);
+        ps.setLong(4, generation);
+        ps.setString(5, positions.toString());
+        ps.setTimestamp(6, now);
+        ps.setLong(7, generation);
+        ps.setString(8, positions.toString());
+        ps.setLong(9, generation);
+        ps.setTimestamp(10, now);
+        ps.setLong(11, generation);
+        ps.setLong(12, generation);
+        ps.execute();
+      }
+      long claimed = claimed(c, first.group(), first.partition());
+      if (claimed > generation) {
+        throw new CheckpointFencedException(first.group(), first.partition(), generation, claimed);
+      }
+    } catch (SQLException e) {
+      throw new CheckpointException("cannot write checkpoints of " + first.group() + "/" + first.partition() + ": "
+          + e.getMessage(), e);
+    }
+  }
+
+  private static long claimed(Connection c, String group, int partition) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT \"claimed\" FROM " + TABLE
+        + " WHERE \"group\" = ? AND \"partition\" = ?")) {
+      ps.setString(1, group);
+      ps.setInt(2, partition);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? rs.getLong(1) : 0;
+      }
+    }
+  }
+
+  /** The connections belong to the service. */
+  @Override
+  public void close() {}
+}

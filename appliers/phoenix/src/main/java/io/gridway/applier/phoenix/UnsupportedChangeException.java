@@ -1,0 +1,10 @@
+package io.gridway.applier.phoenix;
+
+/** A change rows mode cannot apply safely (TRUNCATE; an update or delete of a keyless table): the partition stops. */
+final class UnsupportedChangeException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  UnsupportedChangeException(String message) {
+    super(message);
+  }
+}

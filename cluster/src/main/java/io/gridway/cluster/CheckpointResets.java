@@ -1,0 +1,111 @@
+package io.gridway.cluster;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.apache.helix.AccessOption;
+import org.apache.helix.zookeeper.datamodel.ZNRecord;
+
+/**
+ * Checkpoint resets an operator asked for and the partition's next leader has not carried out yet: one znode per
+ * partition, {@code /<cluster>/PROPERTYSTORE/gridway/resets/<group>/<partition>}.
+ *
+ * <p>Why a request and not a write: an exactly-once group keeps its checkpoints in its target ({@code
+ * gridway_checkpoint}), which the admin service has no password for. So the admin records the request (only while the
+ * partition is paused) and the consumer that leads the partition next applies it through its own checkpoint store
+ * before it starts the partition ({@link CheckpointResetOwner}), then deletes it. The same path serves groups whose
+ * checkpoints are in ZooKeeper, so there is one way to reset.
+ *
+ * <p>Thread-safe; {@link #close()} it.
+ */
+public final class CheckpointResets implements AutoCloseable {
+  private static final String SCN = "scn";
+  private static final String BASED_ON = "basedOnScn";
+  private static final String USER = "user";
+  private static final String REQUESTED = "requestedMillis";
+
+  private final PropertyStore store;
+
+  private CheckpointResets(PropertyStore store) {
+    this.store = store;
+  }
+
+  /** Opens a client of its own on {@code cluster}'s property store. */
+  public static CheckpointResets open(ZkConfig zk, String cluster) {
+    return new CheckpointResets(new PropertyStore(zk, cluster));
+  }
+
+  /**
+   * A reset waiting for the partition's next leader.
+   *
+   * @param scn the partition's new checkpoint: it restarts just after it
+   * @param basedOnScn the checkpoint the operator saw when asking (for the record), or {@code null}
+   * @param user who asked
+   * @param requestedMillis when, epoch milliseconds
+   */
+  public record Request(long scn, Long basedOnScn, String user, long requestedMillis) {}
+
+  /** Records (or replaces) the reset of {@code partition}. */
+  public void request(String group, int partition, Request request) {
+    ZNRecord record = new ZNRecord(group + "/" + partition);
+    record.setSimpleField(SCN, Long.toUnsignedString(request.scn()));
+    if (request.basedOnScn() != null) {
+      record.setSimpleField(BASED_ON, Long.toUnsignedString(request.basedOnScn()));
+    }
+    record.setSimpleField(USER, request.user());
+    record.setLongField(REQUESTED, request.requestedMillis());
+    if (!store.accessor.set(path(group, partition), record, AccessOption.PERSISTENT)) {
+      throw new IllegalStateException("cannot write " + path(group, partition));
+    }
+  }
+
+  /** The reset waiting for {@code partition}, if any. */
+  public Optional<Request> pending(String group, int partition) {
+    return Optional.ofNullable(store.accessor.get(path(group, partition), null, AccessOption.PERSISTENT)).map(CheckpointResets::request);
+  }
+
+  /** Every reset waiting in {@code group}, by partition. */
+  public Map<Integer, Request> pending(String group) {
+    String parent = store.path("resets", Helix.requireName(group, "group"));
+    List<String> names = store.accessor.getChildNames(parent, AccessOption.PERSISTENT);
+    Map<Integer, Request> result = new TreeMap<>();
+    if (names == null || names.isEmpty()) {
+      return result;
+    }
+    List<ZNRecord> records = store.accessor.get(names.stream().map(n -> parent + "/" + n).toList(), null, AccessOption.PERSISTENT, false);
+    for (int i = 0; i < names.size(); i++) {
+      if (records.get(i) != null) {
+        result.put(Integer.valueOf(names.get(i)), request(records.get(i)));
+      }
+    }
+    return result;
+  }
+
+  /** Drops the reset of {@code partition} (carried out, or cancelled); true if there was one. */
+  public boolean remove(String group, int partition) {
+    // Helix's remove answers true for a znode that was not there
+    return store.accessor.exists(path(group, partition), AccessOption.PERSISTENT)
+        && store.accessor.remove(path(group, partition), AccessOption.PERSISTENT);
+  }
+
+  /** Drops every reset of {@code group} (the group is being deleted). */
+  void deleteGroup(String group) {
+    store.accessor.remove(store.path("resets", Helix.requireName(group, "group")), AccessOption.PERSISTENT);
+  }
+
+  private static Request request(ZNRecord r) {
+    String basedOn = r.getSimpleField(BASED_ON);
+    return new Request(Long.parseUnsignedLong(r.getSimpleField(SCN)), basedOn == null ? null : Long.parseUnsignedLong(basedOn),
+        r.getSimpleField(USER), r.getLongField(REQUESTED, 0));
+  }
+
+  private String path(String group, int partition) {
+    return store.path("resets", Helix.requireName(group, "group"), Integer.toString(partition));
+  }
+
+  @Override
+  public void close() {
+    store.close();
+  }
+}

@@ -1,0 +1,70 @@
+package io.gridway.admin;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What a checkpoint reset would change, for the dry run the operator reviews before confirming: from which SCN to
+ * which, whether that replays or skips and over what SCN distance, and what the relays hold. SCNs are unsigned 64-bit
+ * values, shown as decimal strings (JavaScript numbers cannot hold them).
+ *
+ * @param currentScn the partition's checkpoint now (ZooKeeper's, or for an exactly-once group what its leader last
+ *     reported committed), or {@code null} when it never checkpointed
+ * @param targetScn where it would restart (just after this SCN)
+ * @param change {@code replay} (back), {@code skip} (forward), {@code none}, or {@code unknown} without a current SCN
+ * @param scnDistance how far, in SCN distance, or {@code null}; within one binlog file it is bytes of the log
+ * @param relayOldestScn the oldest SCN the relays of the source still hold, or {@code null} (no relay answered)
+ * @param relayNewestScn the newest SCN they have, or {@code null}
+ * @param warnings what the operator should know before confirming
+ * @param version the partition's reset state this plan was made from; a confirmation must carry it (If-Match)
+ */
+record ResetPlan(String group, int partition, boolean paused, String currentScn, String targetScn, String change,
+    String scnDistance, String relayOldestScn, String relayNewestScn, PendingReset pending, List<String> warnings,
+    String version) {
+
+  /** A reset asked for and not carried out yet. */
+  record PendingReset(String scn, String user, long requestedMillis) {}
+
+  static ResetPlan of(String group, int partition, boolean paused, Long current, long target, Long relayOldest,
+      Long relayNewest, PendingReset pending, String version) {
+    List<String> warnings = new ArrayList<>();
+    String change;
+    String distance = null;
+    if (current == null) {
+      change = "unknown";
+      warnings.add("the partition has no checkpoint yet: it will start just after SCN " + Long.toUnsignedString(target));
+    } else {
+      int c = Long.compareUnsigned(target, current);
+      change = c < 0 ? "replay" : c > 0 ? "skip" : "none";
+      distance = Long.toUnsignedString(c < 0 ? current - target : target - current);
+      if (c < 0) {
+        warnings.add("changes after SCN " + Long.toUnsignedString(target) + " up to " + Long.toUnsignedString(current)
+            + " are applied again: at-least-once targets may see them twice");
+      } else if (c > 0) {
+        warnings.add("changes after SCN " + Long.toUnsignedString(current) + " up to " + Long.toUnsignedString(target)
+            + " are never applied to this group's target");
+      }
+    }
+    if (relayOldest == null) {
+      warnings.add("no relay of the source answered: what they hold is unknown");
+    } else {
+      if (Long.compareUnsigned(target, relayOldest) < 0 && target != 0) {
+        warnings.add("the relays hold SCNs from " + Long.toUnsignedString(relayOldest) + " on: the partition would stop with "
+            + "'SCN evicted' (410) until it is bootstrapped");
+      }
+      if (relayNewest != null && Long.compareUnsigned(target, relayNewest) > 0) {
+        warnings.add("beyond the newest SCN the relays have (" + Long.toUnsignedString(relayNewest)
+            + "): the partition skips everything up to it as it arrives");
+      }
+    }
+    if (!paused) {
+      warnings.add("the partition is running: pause it (or its group) to confirm the reset");
+    }
+    if (pending != null) {
+      warnings.add("replaces the reset to " + pending.scn() + " that " + pending.user() + " asked for");
+    }
+    return new ResetPlan(group, partition, paused, current == null ? null : Long.toUnsignedString(current),
+        Long.toUnsignedString(target), change, distance, relayOldest == null ? null : Long.toUnsignedString(relayOldest),
+        relayNewest == null ? null : Long.toUnsignedString(relayNewest), pending, List.copyOf(warnings), version);
+  }
+}
