@@ -42,6 +42,8 @@ final class CheckpointWriter {
   private final PartitionState state;
   private final Clock clock;
   private final Runnable onFenced;
+  /** The snapshot cursor to store with each checkpoint, or null when the partition loads no snapshot. */
+  private final SnapshotProgress snapshot;
   private final Object writeLock = new Object();
   private Pending pending;
   private Pending written;
@@ -58,6 +60,12 @@ final class CheckpointWriter {
 
   CheckpointWriter(CheckpointStore store, CheckpointKey key, ScheduledExecutorService executor, PartitionState state,
       Clock clock, Runnable onFenced) {
+    this(store, key, executor, state, clock, onFenced, null);
+  }
+
+  CheckpointWriter(CheckpointStore store, CheckpointKey key, ScheduledExecutorService executor, PartitionState state,
+      Clock clock, Runnable onFenced, SnapshotProgress snapshot) {
+    this.snapshot = snapshot;
     this.store = store;
     this.group = key.group();
     this.partition = key.partition();
@@ -96,7 +104,7 @@ final class CheckpointWriter {
     Pending next;
     synchronized (this) {
       next = pending;
-      if (next == null || next.sameAs(written)) {
+      if (next == null || unchanged(next)) {
         scheduled = false;
         return;
       }
@@ -136,12 +144,17 @@ final class CheckpointWriter {
     }
   }
 
+  /** Nothing to write: the position is written, and so is the snapshot cursor it covers. */
+  private boolean unchanged(Pending next) {
+    return next.sameAs(written) && (snapshot == null || !snapshot.needsWrite(next.scn));
+  }
+
   /** Writes the newest offered position now, on the caller's thread (after a stop). */
   void flush() {
     Pending next;
     synchronized (this) {
       next = pending;
-      if (fenced || next == null || next.sameAs(written)) {
+      if (fenced || next == null || unchanged(next)) {
         return;
       }
     }
@@ -153,19 +166,24 @@ final class CheckpointWriter {
     // final flush could otherwise overlap).
     synchronized (writeLock) {
       synchronized (this) {
-        if (next.sameAs(written)) {
+        if (unchanged(next)) {
           return;
         }
       }
       List<Checkpoint> batch = new ArrayList<>(1 + next.micro.length);
       Instant now = clock.instant();
-      batch.add(new Checkpoint(group, partition, Checkpoint.WHOLE, new Scn(next.scn), generation, now));
+      // the cursor covered by this SCN, in the same atomic write: never ahead of the rows it stands for
+      String cursor = snapshot == null ? null : snapshot.cursorAt(next.scn);
+      batch.add(new Checkpoint(group, partition, Checkpoint.WHOLE, new Scn(next.scn), generation, now, cursor));
       if (next.micro.length > 1) {
         for (int m = 0; m < next.micro.length; m++) {
           batch.add(new Checkpoint(group, partition, m, new Scn(next.micro[m]), generation, now));
         }
       }
       store.write(batch);
+      if (snapshot != null) {
+        snapshot.stored(cursor);
+      }
       synchronized (this) {
         written = next;
       }

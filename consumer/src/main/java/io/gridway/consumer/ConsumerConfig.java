@@ -46,7 +46,8 @@ public record ConsumerConfig(
     String where,
     String start,
     Tls tls,
-    Auth auth) {
+    Auth auth,
+    Snapshot snapshot) {
 
   public ConsumerConfig {
     if (source == null || source.isBlank()) {
@@ -93,10 +94,16 @@ public record ConsumerConfig(
       throw new IllegalArgumentException("where: must not be empty (omit it to receive every row)");
     }
     start = start == null ? "earliest" : start;
-    if (!start.equals("earliest") && !start.equals("latest") && !start.startsWith("scn:")) {
-      throw new IllegalArgumentException("start: must be earliest, latest or scn:N, not '" + start + "'"
-          + (start.equals("snapshot") || start.startsWith("time:") ? " (" + start + " is designed in docs/bootstrap.md"
-          + " but not built yet)" : ""));
+    if (!start.equals("earliest") && !start.equals("latest") && !start.equals("snapshot") && !start.startsWith("scn:")) {
+      throw new IllegalArgumentException("start: must be earliest, latest, snapshot or scn:N, not '" + start + "'"
+          + (start.startsWith("time:") ? " (" + start + " is designed in docs/bootstrap.md but not built yet)" : ""));
+    }
+    if (start.equals("snapshot") && (snapshot == null || snapshot.tables().isEmpty())) {
+      throw new IllegalArgumentException("snapshot.tables: start: snapshot needs the tables to load (db.table, ...)");
+    }
+    if (start.equals("snapshot") && pull.mode() != Mode.LONG_POLL) {
+      throw new IllegalArgumentException("start: snapshot needs pull.mode: long-poll (a chunk is placed between two"
+          + " long-polls; stream mode is not supported with snapshot yet)");
     }
     if (start.startsWith("scn:")) {
       try {
@@ -107,10 +114,51 @@ public record ConsumerConfig(
     }
   }
 
-  /** A config without TLS or a token. */
+  /** A config without TLS or a token, whose start is not {@code snapshot}. */
   public ConsumerConfig(String source, String group, List<URI> relays, List<Integer> partitions, Pull pull, Batching batch,
       MicroBatch microBatch, Retry retry, Discovery discovery, String where, String start) {
     this(source, group, relays, partitions, pull, batch, microBatch, retry, discovery, where, start, null, null);
+  }
+
+  /** A config whose start is not {@code snapshot}. */
+  public ConsumerConfig(String source, String group, List<URI> relays, List<Integer> partitions, Pull pull, Batching batch,
+      MicroBatch microBatch, Retry retry, Discovery discovery, String where, String start, Tls tls, Auth auth) {
+    this(source, group, relays, partitions, pull, batch, microBatch, retry, discovery, where, start, tls, auth, null);
+  }
+
+  /** Whether partitions without a checkpoint load the existing rows of {@link #snapshot} tables first. */
+  public boolean startsWithSnapshot() {
+    return start.equals("snapshot");
+  }
+
+  /**
+   * What {@code start: snapshot} loads (docs/bootstrap.md §5), chunk by chunk from the relay's snapshot endpoint.
+   *
+   * @param tables the source tables ({@code db.table}), loaded in this order
+   * @param chunkRows rows per chunk asked of the relay (default 2,000; 1..20,000)
+   * @param chunkBytes bytes per chunk asked of the relay (default 4MiB; at most 64MiB); a chunk is asked only when
+   *     the partition buffer has this much room, which bounds the consumer's memory
+   */
+  public record Snapshot(List<String> tables, Integer chunkRows, ByteSize chunkBytes) {
+    public Snapshot {
+      tables = tables == null ? List.of() : List.copyOf(tables);
+      for (String t : tables) {
+        if (t == null || t.indexOf('.') <= 0 || t.indexOf('.') == t.length() - 1) {
+          throw new IllegalArgumentException("snapshot.tables: '" + t + "' is not db.table");
+        }
+      }
+      if (tables.stream().distinct().count() != tables.size()) {
+        throw new IllegalArgumentException("snapshot.tables: a table is listed twice in " + tables);
+      }
+      chunkRows = chunkRows == null ? 2000 : chunkRows;
+      if (chunkRows < 1 || chunkRows > 20_000) {
+        throw new IllegalArgumentException("snapshot.chunkRows: 1..20000, not " + chunkRows);
+      }
+      chunkBytes = chunkBytes == null ? ByteSize.ofMebibytes(4) : chunkBytes;
+      if (chunkBytes.bytes() < 1 || chunkBytes.bytes() > 64L << 20) {
+        throw new IllegalArgumentException("snapshot.chunkBytes: 1B..64MiB, not " + chunkBytes);
+      }
+    }
   }
 
   /** Whether a partition without a checkpoint starts at the relay's newest SCN ({@code start: latest}). */
@@ -159,18 +207,18 @@ public record ConsumerConfig(
 
   public ConsumerConfig withGroup(String newGroup) {
     return new ConsumerConfig(source, newGroup, relays, partitions, pull, batch, microBatch, retry, discovery, where, start,
-        tls, auth);
+        tls, auth, snapshot);
   }
 
   public ConsumerConfig withPartitions(List<Integer> newPartitions) {
     return new ConsumerConfig(source, group, relays, newPartitions, pull, batch, microBatch, retry, discovery, where, start,
-        tls, auth);
+        tls, auth, snapshot);
   }
 
   /** The same config speaking TLS to its relays and sending a token (either may be null). */
   public ConsumerConfig withSecurity(Tls newTls, Auth newAuth) {
     return new ConsumerConfig(source, group, relays, partitions, pull, batch, microBatch, retry, discovery, where, start,
-        newTls, newAuth);
+        newTls, newAuth, snapshot);
   }
 
   /**
@@ -406,6 +454,7 @@ public record ConsumerConfig(
   public static final class Builder {
     private final String source;
     private String start;
+    private Snapshot snapshot;
     private String group;
     private final List<URI> relays = new ArrayList<>();
     private List<Integer> partitions;
@@ -571,6 +620,12 @@ public record ConsumerConfig(
       return this;
     }
 
+    /** The tables {@code start: snapshot} loads, and its chunk sizes. */
+    public Builder snapshot(Snapshot tables) {
+      this.snapshot = tables;
+      return this;
+    }
+
     /** TLS to the relays (their URLs must be https://). */
     public Builder tls(Tls settings) {
       this.tls = settings;
@@ -593,7 +648,7 @@ public record ConsumerConfig(
           new Pull(mode, compression, bufferBytes, maxResponseBytes, waitTime, connectTimeout, idleTimeout, reconnectBackoff),
           new Batching(batchMaxEvents, batchMaxBytes, batchMaxWait, maxInFlight),
           new MicroBatch(microBatches, microPartitioner, microPartitionColumn),
-          new Retry(maxAttempts, retryBackoff, maxRetryBackoff), discovery, where, start, tls, auth);
+          new Retry(maxAttempts, retryBackoff, maxRetryBackoff), discovery, where, start, tls, auth, snapshot);
     }
   }
 }

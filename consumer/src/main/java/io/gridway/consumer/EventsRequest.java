@@ -14,6 +14,10 @@ final class EventsRequest {
   private EventsRequest() {}
 
   static String uri(URI relay, Puller.PullTarget target, long since) {
+    return uri(relay, target, since, target.pull().waitTime().toMillis());
+  }
+
+  static String uri(URI relay, Puller.PullTarget target, long since, long waitMs) {
     String base = relay.getRawPath() == null || relay.getRawPath().equals("/") ? "" : stripSlash(relay.getRawPath());
     QueryStringEncoder query = new QueryStringEncoder(base + "/v1/sources/"
         + java.net.URLEncoder.encode(target.source(), java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20") + "/events");
@@ -21,7 +25,7 @@ final class EventsRequest {
     query.addParam("since", target.latest() && since == 0 ? "latest" : Long.toUnsignedString(since));
     query.addParam("partitions", Integer.toString(target.partition()));
     query.addParam("maxBytes", Long.toString(Math.min(Integer.MAX_VALUE, target.pull().maxBytes().bytes())));
-    query.addParam("waitMs", Long.toString(target.pull().waitTime().toMillis()));
+    query.addParam("waitMs", Long.toString(waitMs));
     if (target.pull().mode() == ConsumerConfig.Mode.STREAM) {
       query.addParam("stream", "true");
     }
@@ -33,7 +37,13 @@ final class EventsRequest {
 
   /** The request; {@code authorization} is the header's value, or null to send none. */
   static FullHttpRequest create(URI relay, Puller.PullTarget target, long since, String authorization) {
-    FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, uri(relay, target, since));
+    return create(relay, target, since, target.pull().waitTime().toMillis(), authorization);
+  }
+
+  /** @param waitMs how long the relay may wait for data (a snapshot's held chunk asks without waiting) */
+  static FullHttpRequest create(URI relay, Puller.PullTarget target, long since, long waitMs, String authorization) {
+    FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET,
+        uri(relay, target, since, waitMs));
     request.headers()
         .set(HttpHeaderNames.HOST, relay.getHost() + (relay.getPort() < 0 ? "" : ":" + relay.getPort()))
         .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE)

@@ -364,7 +364,8 @@ public final class GridwayConsumer implements AutoCloseable {
      *
      * @throws IllegalStateException when no checkpoint store or no handler/callback was given
      * @throws IllegalArgumentException when the config asks for discovery and no {@link #relayEndpoints} was given,
-     *     or a TLS file or token named by the config cannot be read
+     *     a TLS file or token named by the config cannot be read, or for {@code start: snapshot} with a store that
+     *     cannot keep the snapshot cursor
      */
     public GridwayConsumer build() {
       if (store == null) {
@@ -372,6 +373,11 @@ public final class GridwayConsumer implements AutoCloseable {
       }
       if (handler == null) {
         throw new IllegalStateException("a handler or callback is required (handler(...) or callback(...))");
+      }
+      if (config.startsWithSnapshot() && !store.keepsSnapshotCursor()) {
+        throw new IllegalArgumentException("start: snapshot needs a checkpoint store that keeps the snapshot cursor with"
+            + " the SCN (memory, file, or a JDBC target's gridway_checkpoint); " + store.getClass().getSimpleName()
+            + " does not");
       }
       return new GridwayConsumer(this);
     }

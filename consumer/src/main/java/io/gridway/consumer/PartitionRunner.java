@@ -80,6 +80,20 @@ final class PartitionRunner {
         }
       }
     }
+    SnapshotCursor snapshotFrom = null;
+    SnapshotProgress snapshot = null;
+    if (startScn == null && config.startsWithSnapshot()) {
+      Checkpoint whole = stored.stream().filter(Checkpoint::isWhole).findFirst().orElse(null);
+      // no cursor stored with a checkpoint: the snapshot began but no chunk was recorded yet, so it starts over (a
+      // reload upserts keyed rows and replaces keyless tables: never a duplicate)
+      SnapshotCursor from = SnapshotCursor.decode(whole == null ? null : whole.snapshot(), config.snapshot().tables());
+      // kept even when done: the writer goes on storing "done", which a store that rewrites the row would drop
+      snapshot = new SnapshotProgress(whole == null ? null : whole.snapshot());
+      if (!from.isDone(config.snapshot().tables())) {
+        snapshotFrom = from;
+        latest = whole == null; // the change stream starts at the relay's newest SCN, the chunks interleave
+      }
+    }
     this.state = new PartitionState(partition, start, shared.hooks().listener());
     this.buffer = new PartitionBuffer(config.pull().bufferBytes().bytes());
     this.metrics = new PartitionMetrics(shared.registry(),
@@ -87,7 +101,7 @@ final class PartitionRunner {
         buffer::heldBytes, start, state::receivedScn);
     this.checkpoints = new CheckpointWriter(shared.store(),
         new CheckpointWriter.CheckpointKey(config.group(), partition, generation), shared.checkpointExecutor(), state,
-        shared.clock(), this::fenced);
+        shared.clock(), this::fenced, snapshot);
     this.committer = new Committer(new Committer.CommitterSetup(config.batch().maxInFlight(), start, micro), buffer,
         checkpoints, state, metrics, shared.clock());
     this.lanes = new MicroBatchLanes(k, "gridway-p" + partition, shared.hooks().applyThreads(),
@@ -97,12 +111,21 @@ final class PartitionRunner {
         buffer, committer, lanes, metrics);
     this.puller = new Puller(new Puller.PullTarget(config.source(), partition, shared.relays(), config.pull(), start,
         config.where(), latest),
-        shared.pullers(), buffer, state, metrics);
+        shared.pullers(), buffer, state, metrics, snapshotFrom == null ? null
+            : new SnapshotFeeder(config.source(), partition, config.snapshot(), snapshotFrom, snapshot, shared.pullers(),
+                this::checkpointNow));
     this.dispatcherThread = new Thread(dispatcher, "gridway-p" + partition + "-dispatch");
     dispatcherThread.setDaemon(true);
-    LOG.info("partition {}: starting at {} (generation {}{})", partition,
-        latest ? "the relay's newest SCN (start: latest)" : "SCN " + Long.toUnsignedString(start), generation,
-        k > 1 ? ", micro-partition progress " + Arrays.toString(micro) : "");
+    LOG.info("partition {}: starting at {} (generation {}{}){}", partition,
+        latest ? "the relay's newest SCN (start: " + config.start() + ")" : "SCN " + Long.toUnsignedString(start),
+        generation, k > 1 ? ", micro-partition progress " + Arrays.toString(micro) : "", snapshotFrom == null ? ""
+            : "; loading the existing rows of " + config.snapshot().tables().subList(snapshotFrom.table(),
+            config.snapshot().tables().size()) + (snapshotFrom.after() == null ? "" : " from after key " + snapshotFrom.after()));
+  }
+
+  /** Offers the committed position to the checkpoint writer again (a snapshot cursor moved without a new commit). */
+  private void checkpointNow() {
+    checkpoints.offer(committer.committedScn(), committer.microProgress());
   }
 
   void start() {

@@ -59,6 +59,11 @@ final class Puller {
   private boolean responseKeepAlive;
   private RelayProblem streamError;
   private ScheduledFuture<?> reconnect;
+  /** {@code start: snapshot}'s chunks for this partition, or null. */
+  private final SnapshotFeeder feeder;
+  /** A chunk request is out, or a chunk waits for room in the buffer: no events request is out meanwhile. */
+  private boolean snapshotTurn;
+  private boolean snapshotLoaded;
 
   /** What to pull: a partition of a source, from the replicas serving it, how, from where on, and which rows (or null). */
   record PullTarget(String source, int partition, RelayEndpoints relays, ConsumerConfig.Pull pull, long since,
@@ -70,6 +75,12 @@ final class Puller {
 
   Puller(PullTarget target, PullerResources resources, PartitionBuffer buffer, PartitionState state,
       PartitionMetrics metrics) {
+    this(target, resources, buffer, state, metrics, null);
+  }
+
+  Puller(PullTarget target, PullerResources resources, PartitionBuffer buffer, PartitionState state,
+      PartitionMetrics metrics, SnapshotFeeder feeder) {
+    this.feeder = feeder;
     this.target = target;
     this.loop = resources.group().next();
     this.resources = resources;
@@ -180,7 +191,77 @@ final class Puller {
 
   private void sendRequest(Channel c) {
     responseEnded = false;
-    c.writeAndFlush(EventsRequest.create(relay(), target, stream.lastScn(), resources.access().authorization()));
+    snapshotTurn = false;
+    long waitMs = target.pull().waitTime().toMillis();
+    if (feeder != null && feeder.active()) {
+      if (feeder.holds() && feeder.streamPassedHigh(stream.lastScn()) && !placeChunk()) {
+        snapshotTurn = true; // the chunk goes first; the next request when the buffer has room for it
+        buffer.onSpace(feeder.heldWindow().byteSize(), () -> loop.execute(() -> {
+          if (c == channel && !stopped) {
+            sendRequest(c);
+          }
+        }));
+        return;
+      }
+      // the stream's position is known once a start at the relay's newest SCN has had its first answer
+      boolean positioned = !(target.latest() && stream.lastScn() == 0);
+      if (positioned && feeder.wantsChunk(buffer.heldBytes(), buffer.capacity())) {
+        askChunk(c);
+        return;
+      }
+      // a held chunk waits for the windows up to its H and a heartbeat past it: ask without waiting; while chunks
+      // remain, poll briefly so that the next one is asked soon after the buffer has room
+      waitMs = feeder.holds() ? 0 : Math.min(waitMs, 100);
+    }
+    c.writeAndFlush(EventsRequest.create(relay(), target, stream.lastScn(), waitMs, resources.access().authorization()));
+  }
+
+  /** The change stream pauses while a chunk request is out, so that no window after the chunk's H can overtake it. */
+  private void askChunk(Channel c) {
+    snapshotTurn = true;
+    feeder.ask(relay(), stream.lastScn()).whenComplete((answer, failure) -> loop.execute(() -> {
+      if (c != channel || stopped) {
+        feeder.abandon();
+        return;
+      }
+      SnapshotFeeder.Answer a = failure != null ? new SnapshotFeeder.Retry(failure.toString()) : answer;
+      if (a instanceof SnapshotFeeder.Refused refused) {
+        LOG.error("partition {}: {}; the partition stops", target.partition(), refused.reason());
+        state.fail(refused.reason(), new IllegalArgumentException(refused.reason()));
+        stopped = true;
+        channel = null;
+        c.close();
+        stream.close();
+        return;
+      }
+      if (a instanceof SnapshotFeeder.Retry retry && warned.size() < 64 && warned.add(retry.reason())) {
+        LOG.warn("partition {}: {}; asking again after a backoff (logged once until it succeeds)", target.partition(),
+            retry.reason());
+      }
+      feeder.answered(a, stream.lastScn(), backoff);
+      reportLoaded();
+      sendRequest(c);
+    }));
+  }
+
+  /** Offers the held chunk to the buffer; false when it has no room yet. */
+  private boolean placeChunk() {
+    if (!buffer.tryOffer(feeder.heldWindow())) {
+      return false;
+    }
+    buffer.publish();
+    feeder.placed();
+    state.received(feeder.placedScn());
+    reportLoaded();
+    return true;
+  }
+
+  private void reportLoaded() {
+    if (!snapshotLoaded && !feeder.active()) {
+      snapshotLoaded = true;
+      LOG.info("partition {}: snapshot loaded ({} chunks read in this run); changes go on", target.partition(),
+          feeder.chunksRead());
+    }
   }
 
   // ---- called by EventsResponseHandler, on the loop, for its channel ----
@@ -283,7 +364,7 @@ final class Puller {
   }
 
   void idle(Channel c) {
-    if (!paused) {
+    if (!paused && !snapshotTurn) {
       failed(c, "no data from " + relay() + " for " + target.pull().idleTimeout().toMillis() + " ms", null);
     }
   }
@@ -331,7 +412,7 @@ final class Puller {
   private void pause(Channel c) {
     paused = true;
     c.config().setAutoRead(false);
-    buffer.onSpace(stream.heldWindowBytes(), () -> loop.execute(() -> resume(c)));
+    buffer.onSpace(heldBytes(), () -> loop.execute(() -> resume(c)));
   }
 
   private void resume(Channel c) {
@@ -340,7 +421,7 @@ final class Puller {
     }
     try {
       if (!stream.resume()) {
-        buffer.onSpace(stream.heldWindowBytes(), () -> loop.execute(() -> resume(c)));
+        buffer.onSpace(heldBytes(), () -> loop.execute(() -> resume(c)));
         return;
       }
     } catch (WireFormatException e) {
@@ -363,6 +444,12 @@ final class Puller {
     }
   }
 
+  /** What must fit before a paused stream goes on: the refused window, or the held chunk that goes before it. */
+  private long heldBytes() {
+    return feeder != null && feeder.holds() ? Math.max(stream.heldWindowBytes(), feeder.heldWindow().byteSize())
+        : stream.heldWindowBytes();
+  }
+
   private void reportStreamError(Channel c) {
     RelayProblem error = streamError;
     streamError = null;
@@ -375,6 +462,22 @@ final class Puller {
   private final class StreamSink implements FrameStream.Sink {
     @Override
     public boolean offer(WindowData window) {
+      if (feeder != null && feeder.holds()) {
+        // the held chunk goes right after H: before the first window above its SCN, or with a heartbeat past H
+        long scn = window.scn();
+        boolean above = Long.compareUnsigned(scn, feeder.heldScn()) > 0;
+        if (window.isHeartbeat() && !above && feeder.streamPassedHigh(scn)) {
+          buffer.tryOffer(window); // a heartbeat always fits
+          placeChunk(); // when it has no room, the next request waits for it (sendRequest)
+          return true;
+        }
+        if (above && !placeChunk()) {
+          return false; // paused until the chunk fits; this window is offered again after it
+        }
+      }
+      if (feeder != null && window.isHeartbeat() && Long.compareUnsigned(window.scn(), feeder.placedScn()) <= 0) {
+        return true; // below a chunk already placed: it says nothing new, and checkpoints must not go back
+      }
       if (!buffer.tryOffer(window)) {
         return false;
       }

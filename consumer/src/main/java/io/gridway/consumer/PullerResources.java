@@ -39,6 +39,7 @@ final class PullerResources implements AutoCloseable {
   private final SchemaCache schemas = new SchemaCache();
   private final Random random;
   private final RelayAccess access;
+  private java.net.http.HttpClient snapshotClient;
 
   PullerResources(int threads, Random random, RelayAccess access) {
     this.access = access;
@@ -46,6 +47,19 @@ final class PullerResources implements AutoCloseable {
     // Small arenas and 1 MiB chunks: a consumer holds little more than one partial window per connection here.
     this.allocator = new PooledByteBufAllocator(false, threads, threads, 8192, 7, 256, 64, true);
     this.random = random;
+  }
+
+  /** The HTTP client of snapshot chunk requests ({@code start: snapshot}), made at the first. */
+  synchronized java.net.http.HttpClient snapshotClient() {
+    if (snapshotClient == null) {
+      java.net.http.HttpClient.Builder builder = java.net.http.HttpClient.newBuilder()
+          .version(java.net.http.HttpClient.Version.HTTP_1_1).connectTimeout(java.time.Duration.ofSeconds(5));
+      if (access.tls()) { // the same trust and client certificate as the event connections
+        builder.sslContext(access.jdkContext()).sslParameters(access.sslParameters());
+      }
+      snapshotClient = builder.build();
+    }
+    return snapshotClient;
   }
 
   EventLoopGroup group() {

@@ -30,11 +30,35 @@ class StartPositionTest {
   }
 
   @Test
+  void snapshotLoadsTheListedTables() {
+    ConsumerConfig config = ConsumerConfig.builder("src").relay(RELAY.toString()).start("snapshot")
+        .snapshot(new ConsumerConfig.Snapshot(java.util.List.of("db.a", "db.b"), 500, null)).build();
+    assertThat(config.startsWithSnapshot()).isTrue();
+    assertThat(config.startsLatest()).isFalse();
+    assertThat(config.snapshot().chunkBytes().bytes()).isEqualTo(4L << 20);
+    // a store that cannot keep the cursor with the SCN would restart the snapshot from scratch after every kill
+    assertThatThrownBy(() -> GridwayConsumer.builder(config).checkpointStore(new RecordingStore())
+        .handler(batch -> { }).build()).hasMessageContaining("start: snapshot needs a checkpoint store")
+        .hasMessageContaining("RecordingStore");
+    GridwayConsumer.builder(config).checkpointStore(new io.gridway.consumer.checkpoint.MemoryCheckpointStore())
+        .handler(batch -> { }).build().close();
+  }
+
+  @Test
   void aBadStartNamesTheKeyAndWhatIsNotBuiltYet() {
     assertThatThrownBy(() -> ConsumerConfig.builder("src").relay(RELAY.toString()).start("newest").build())
-        .hasMessageStartingWith("start: must be earliest, latest or scn:N");
+        .hasMessageStartingWith("start: must be earliest, latest, snapshot or scn:N");
+    assertThatThrownBy(() -> ConsumerConfig.builder("src").relay(RELAY.toString()).start("time:2026-01-01T00:00:00Z")
+        .build()).hasMessageContaining("not built yet");
     assertThatThrownBy(() -> ConsumerConfig.builder("src").relay(RELAY.toString()).start("snapshot").build())
-        .hasMessageContaining("not built yet");
+        .hasMessageStartingWith("snapshot.tables: start: snapshot needs the tables");
+    assertThatThrownBy(() -> ConsumerConfig.builder("src").relay(RELAY.toString()).start("snapshot")
+        .snapshot(new ConsumerConfig.Snapshot(java.util.List.of("db.t"), null, null)).mode(ConsumerConfig.Mode.STREAM)
+        .build()).hasMessageContaining("pull.mode: long-poll");
+    assertThatThrownBy(() -> new ConsumerConfig.Snapshot(java.util.List.of("nodot"), null, null))
+        .hasMessageContaining("snapshot.tables: 'nodot' is not db.table");
+    assertThatThrownBy(() -> new ConsumerConfig.Snapshot(java.util.List.of("d.t"), 0, null))
+        .hasMessageContaining("snapshot.chunkRows");
     assertThatThrownBy(() -> ConsumerConfig.builder("src").relay(RELAY.toString()).start("scn:-3").build())
         .hasMessageContaining("unsigned decimal SCN");
   }

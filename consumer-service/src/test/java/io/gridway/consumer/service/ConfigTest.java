@@ -64,7 +64,17 @@ class ConfigTest {
     assertThat(parse(GOOD.replace("  partitions: [0, 1]\n", "  partitions: [0, 1]\n  start: latest\n")).consumer()
         .startsLatest()).isTrue();
     assertThatThrownBy(() -> parse(GOOD.replace("  partitions: [0, 1]\n", "  partitions: [0, 1]\n  start: nope\n")))
-        .hasMessageContaining("start: must be earliest, latest or scn:N");
+        .hasMessageContaining("start: must be earliest, latest, snapshot or scn:N");
+    ServiceConfig snapshot = parse(GOOD.replace("mode: stream", "mode: long-poll").replace("  partitions: [0, 1]\n",
+        "  partitions: [0, 1]\n  start: snapshot\n  snapshot: {tables: [shop.orders, shop.lines], chunkRows: 500, chunkBytes: 1MiB}\n"));
+    assertThat(snapshot.consumer().startsWithSnapshot()).isTrue();
+    assertThat(snapshot.consumer().snapshot().tables()).containsExactly("shop.orders", "shop.lines");
+    assertThat(snapshot.consumer().snapshot().chunkBytes().bytes()).isEqualTo(1L << 20);
+    assertThatThrownBy(() -> parse(GOOD.replace("  partitions: [0, 1]\n", "  partitions: [0, 1]\n  start: snapshot\n")))
+        .hasMessageContaining("snapshot.tables");
+    assertThatThrownBy(() -> parse(GOOD.replace("  partitions: [0, 1]\n",
+        "  partitions: [0, 1]\n  start: snapshot\n  snapshot: {tables: [shop.orders]}\n")))
+        .hasMessageContaining("start: snapshot needs pull.mode: long-poll");
   }
 
   @Test

@@ -107,6 +107,11 @@ public final class FileCheckpointStore implements CheckpointStore {
   }
 
   @Override
+  public boolean keepsSnapshotCursor() {
+    return true; // in the same file as the SCN, replaced atomically
+  }
+
+  @Override
   public void close() {}
 
   private record Document(long generation, List<Checkpoint> checkpoints) {}
@@ -151,7 +156,7 @@ public final class FileCheckpointStore implements CheckpointStore {
       List<Checkpoint> checkpoints = new ArrayList<>();
       for (JsonNode c : root.path("checkpoints")) {
         checkpoints.add(new Checkpoint(group, partition, c.path("microPartition").asInt(), Scn.parse(c.path("scn").asText()),
-            generation, Instant.parse(c.path("updated").asText())));
+            generation, Instant.parse(c.path("updated").asText()), c.hasNonNull("snapshot") ? c.get("snapshot").asText() : null));
       }
       return new Document(generation, List.copyOf(checkpoints));
     } catch (IOException | RuntimeException e) {
@@ -166,8 +171,11 @@ public final class FileCheckpointStore implements CheckpointStore {
     root.put("generation", doc.generation);
     ArrayNode list = root.putArray("checkpoints");
     for (Checkpoint c : doc.checkpoints) {
-      list.addObject().put("microPartition", c.microPartition()).put("scn", c.scn().toString())
+      ObjectNode entry = list.addObject().put("microPartition", c.microPartition()).put("scn", c.scn().toString())
           .put("updated", c.updated().toString());
+      if (c.snapshot() != null) {
+        entry.put("snapshot", c.snapshot());
+      }
     }
     byte[] bytes = JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(root);
     Path target = file(group, partition);

@@ -51,5 +51,10 @@ public final class MemoryCheckpointStore implements CheckpointStore {
   }
 
   @Override
+  public boolean keepsSnapshotCursor() {
+    return true;
+  }
+
+  @Override
   public void close() {}
 }

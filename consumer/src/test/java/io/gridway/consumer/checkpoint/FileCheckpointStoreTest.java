@@ -33,6 +33,19 @@ class FileCheckpointStoreTest {
   }
 
   @Test
+  void theSnapshotCursorIsKeptWithTheScn() {
+    FileCheckpointStore store = new FileCheckpointStore(dir);
+    assertThat(store.keepsSnapshotCursor()).isTrue();
+    long generation = store.claim("g", 1);
+    List<Checkpoint> written = List.of(new Checkpoint("g", 1, Checkpoint.WHOLE, new Scn(7), generation, T,
+        "db.t\n[1,\"a\"]"));
+    store.write(written);
+    assertThat(new FileCheckpointStore(dir).read("g", 1)).containsExactlyElementsOf(written);
+    store.write(List.of(Checkpoint.of("g", 1, new Scn(8), generation, T)));
+    assertThat(store.read("g", 1).get(0).snapshot()).isNull();
+  }
+
+  @Test
   void anOlderGenerationIsFencedAndChangesNothing() {
     FileCheckpointStore store = new FileCheckpointStore(dir);
     long old = store.claim("g", 0);

@@ -20,8 +20,15 @@ import java.util.Objects;
  * @param generation the owner's fencing token from {@link CheckpointStore#claim}; a store rejects a
  *     write whose generation is older than the newest claim
  * @param updated when the owner recorded it
+ * @param snapshot the partition's snapshot cursor (docs/bootstrap.md §6), on its {@link #WHOLE} checkpoint only: where
+ *     loading the existing rows continues after a restart, valid because every window at or below {@link #scn()} is
+ *     applied; {@link #SNAPSHOT_DONE} once every table is loaded; null when no snapshot was recorded
  */
-public record Checkpoint(String group, int partition, int microPartition, Scn scn, long generation, Instant updated) {
+public record Checkpoint(String group, int partition, int microPartition, Scn scn, long generation, Instant updated,
+    String snapshot) {
+
+  /** The {@code snapshot} cursor of a partition whose snapshot has loaded every table. */
+  public static final String SNAPSHOT_DONE = "done";
 
   /** The {@code microPartition} of a partition's own checkpoint. */
   public static final int WHOLE = -1;
@@ -42,6 +49,15 @@ public record Checkpoint(String group, int partition, int microPartition, Scn sc
     if (generation < 0) {
       throw new IllegalArgumentException("generation " + generation + " is negative");
     }
+    if (snapshot != null && microPartition != WHOLE) {
+      throw new IllegalArgumentException("a snapshot cursor belongs on the partition's own checkpoint, not micro-partition "
+          + microPartition);
+    }
+  }
+
+  /** A checkpoint without a snapshot cursor. */
+  public Checkpoint(String group, int partition, int microPartition, Scn scn, long generation, Instant updated) {
+    this(group, partition, microPartition, scn, generation, updated, null);
   }
 
   /** A partition's own checkpoint. */

@@ -48,6 +48,14 @@ public interface CheckpointStore extends AutoCloseable {
   void write(List<Checkpoint> checkpoints);
 
   /**
+   * Whether {@link #write} keeps a {@link Checkpoint#snapshot()} cursor with the SCN, atomically, and {@link #read}
+   * returns it: what {@code start: snapshot} needs to resume after a restart without starting over or skipping.
+   */
+  default boolean keepsSnapshotCursor() {
+    return false;
+  }
+
+  /**
    * An operator's checkpoint reset, carried out by the partition's new owner under its claimed generation: as {@link
    * #write}, but the SCNs may go back (a store that keeps checkpoints from going back overrides this).
    *

@@ -167,8 +167,29 @@ final class CheckpointSql {
     }
   }
 
-  String selectAll() {
+  /** @param withCursor whether to read the snapshot cursor as a fifth column (a table that has it) */
+  String selectAll(boolean withCursor) {
     return "SELECT " + d.quote("micro_partition") + ", " + d.quote("scn") + ", " + d.quote("generation") + ", "
-        + d.quote("updated_at") + " FROM " + table + where + " AND " + d.quote("scn") + " >= 0";
+        + d.quote("updated_at") + (withCursor ? ", " + d.quote("snapshot_cursor") : "") + " FROM " + table + where
+        + " AND " + d.quote("scn") + " >= 0";
+  }
+
+  /**
+   * Stores the partition's snapshot cursor on its own row, inside the caller's transaction and after {@link #write} of
+   * that row (which checked the generation): the cursor is valid for the SCN written with it, and the stored SCN only
+   * grows, so a cursor never runs ahead of the rows it stands for.
+   */
+  void writeSnapshotCursor(Connection c, String group, int partition, String cursor, long generation) throws SQLException {
+    String sql = "UPDATE " + table + " SET " + d.quote("snapshot_cursor") + " = ?" + where + " AND "
+        + d.quote("micro_partition") + " = -1 AND " + d.quote("generation") + " <= ?";
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      ps.setString(1, cursor);
+      ps.setString(2, group);
+      ps.setInt(3, partition);
+      ps.setLong(4, generation);
+      if (ps.executeUpdate() == 0) {
+        throw new CheckpointFencedException(group, partition, generation, currentGeneration(c, group, partition));
+      }
+    }
   }
 }

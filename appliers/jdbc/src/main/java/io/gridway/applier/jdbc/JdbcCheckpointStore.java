@@ -42,9 +42,31 @@ public final class JdbcCheckpointStore implements CheckpointStore {
     try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
       c.setAutoCommit(true);
       s.execute(dialect.checkpointDdl());
+      if (keepsSnapshotCursor() && !hasSnapshotCursorColumn(c)) {
+        s.execute(dialect.addSnapshotCursorColumn());
+      }
     } catch (SQLException e) {
       throw new CheckpointException("cannot create gridway_checkpoint: " + e.getMessage(), e);
     }
+  }
+
+  private static boolean hasSnapshotCursorColumn(Connection c) throws SQLException {
+    for (String table : new String[] {"gridway_checkpoint", "GRIDWAY_CHECKPOINT"}) {
+      try (ResultSet rs = c.getMetaData().getColumns(c.getCatalog(), c.getSchema(), table, null)) {
+        while (rs.next()) {
+          if (rs.getString("COLUMN_NAME").equalsIgnoreCase("snapshot_cursor")) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+
+  /** The cursor is a column of the partition's row; Phoenix's checkpoint path does not write it. */
+  @Override
+  public boolean keepsSnapshotCursor() {
+    return !(dialect instanceof PhoenixDialect);
   }
 
   SqlDialect dialect() {
@@ -54,13 +76,13 @@ public final class JdbcCheckpointStore implements CheckpointStore {
   @Override
   public List<Checkpoint> read(String group, int partition) {
     List<Checkpoint> result = new ArrayList<>();
-    try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql.selectAll())) {
+    try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql.selectAll(keepsSnapshotCursor()))) {
       ps.setString(1, group);
       ps.setInt(2, partition);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           result.add(new Checkpoint(group, partition, rs.getInt(1), new Scn(rs.getLong(2)), rs.getLong(3),
-              rs.getTimestamp(4).toInstant()));
+              rs.getTimestamp(4).toInstant(), keepsSnapshotCursor() && rs.getInt(1) == Checkpoint.WHOLE ? rs.getString(5) : null));
         }
       }
       return result;
@@ -120,6 +142,9 @@ public final class JdbcCheckpointStore implements CheckpointStore {
             sql.reset(c, cp.group(), cp.partition(), cp.microPartition(), cp.scn().value(), cp.generation(), cp.updated());
           } else {
             sql.write(c, cp.group(), cp.partition(), cp.microPartition(), cp.scn().value(), cp.generation(), cp.updated());
+          }
+          if (cp.snapshot() != null && keepsSnapshotCursor()) {
+            sql.writeSnapshotCursor(c, cp.group(), cp.partition(), cp.snapshot(), cp.generation());
           }
         }
         c.commit();

@@ -195,6 +195,14 @@ public abstract sealed class SqlDialect permits MariaDbDialect, PostgresDialect,
         + quote("micro_partition") + "))";
   }
 
+  /**
+   * Adds the snapshot cursor column to {@code gridway_checkpoint} (a new table, or one made before the column existed:
+   * one path for both).
+   */
+  String addSnapshotCursorColumn() {
+    return "ALTER TABLE " + quote("gridway_checkpoint") + " ADD " + quote("snapshot_cursor") + " " + textType();
+  }
+
   /** The {@link SchemaBarrier}'s table: who arrived at which table-wide change, and whether it was applied. */
   String schemaBarrierDdl() {
     return "CREATE TABLE IF NOT EXISTS " + quote("gridway_schema_barrier") + " (" + quote("group") + " VARCHAR(200) NOT NULL, "

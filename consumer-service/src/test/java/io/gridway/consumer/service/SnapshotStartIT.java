@@ -1,0 +1,249 @@
+package io.gridway.consumer.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.gridway.relay.Relay;
+import io.gridway.relay.RelayConfig;
+import io.gridway.testkit.PrivateMariaDb;
+import io.gridway.testkit.PrivatePostgres;
+import io.gridway.testkit.SqlRows;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@code start: snapshot} end to end (docs/bootstrap.md, issue 18): a source of three tables of 20,000 rows (one
+ * keyless) under a concurrent workload (inserts, updates, deletes, key moves), a relay of two partitions, and two new
+ * consumer groups run by {@link ConsumerMain} in JVMs of their own — one into PostgreSQL, killed with SIGKILL once in
+ * the middle of its snapshot and restarted, one into MariaDB. Each target ends equal to the source row for row (the
+ * test's own reading, duplicates included), and the killed group resumed from its stored cursor: it read at most one
+ * chunk more per partition and kill than the group that was not killed.
+ */
+@Timeout(300)
+class SnapshotStartIT {
+  private static final int ROWS = 20_000;
+  private static final int CHUNK_ROWS = 1500;
+  private static final int PARTITIONS = 2;
+  private static final List<String> TABLES = List.of("a", "b", "log");
+  private static final Pattern CHUNKS = Pattern.compile("gridway_relay_snapshot_chunks_total\\{[^}]*} ([0-9.E]+)");
+
+  @Test
+  void twoNewGroupsLoadTheExistingRowsUnderWritesAndOneResumesAfterKillNine() throws Exception {
+    PrivateMariaDb source = PrivateMariaDb.shared();
+    String db = source.createDatabase("snapstart");
+    String[] ddl = {
+        "CREATE TABLE a (id INT NOT NULL PRIMARY KEY, v VARCHAR(40) NOT NULL, n INT NOT NULL)",
+        "CREATE TABLE b (k1 INT NOT NULL, k2 VARCHAR(12) NOT NULL, v BIGINT NOT NULL, PRIMARY KEY (k1, k2))",
+        "CREATE TABLE log (k INT, v VARCHAR(20))"};
+    source.execute(db, ddl);
+    source.execute(db, "INSERT INTO a SELECT seq, CONCAT('a', seq), seq % 7 FROM seq_1_to_" + ROWS,
+        "INSERT INTO b SELECT seq % 5000, CONCAT('k', seq DIV 5000), seq * 3 FROM seq_1_to_" + ROWS,
+        "INSERT INTO log SELECT seq % 100, CONCAT('l', seq % 9) FROM seq_1_to_" + ROWS); // duplicates on purpose
+    PrivatePostgres pg = PrivatePostgres.shared();
+    String pgDb = pg.createDatabase("snapstart");
+    pg.execute(pgDb, "CREATE SCHEMA \"" + db + "\"", ddl[0].replace("TABLE a", "TABLE \"" + db + "\".a"),
+        ddl[1].replace("TABLE b", "TABLE \"" + db + "\".b"), ddl[2].replace("TABLE log", "TABLE \"" + db + "\".log"));
+    try (ServiceRig rig = new ServiceRig("snapshot-start"); PrivateMariaDb maria = PrivateMariaDb.dedicated();
+        Relay relay = relay(rig.dir, source, db)) {
+      maria.execute("", "CREATE DATABASE " + db);
+      maria.execute(db, ddl);
+      relay.start();
+      await().atMost(Duration.ofSeconds(30)).until(() -> metrics(relay.port()) != null);
+      try (Workload workload = new Workload(source, db)) {
+        // the PostgreSQL group, killed once while it loads table a
+        long started = System.nanoTime();
+        ServiceRig.Service first = rig.launch(yaml(db, relay.port(), "pg", pg.jdbcUrl(pgDb), pg.user()),
+            Map.of("TARGET_PASSWORD", pg.password() == null ? "" : pg.password()));
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(20)).until(() ->
+            count(pg.connect(pgDb), "SELECT count(*) FROM \"" + db + "\".a") >= ROWS / 3 || !first.process().isAlive());
+        assertThat(first.process().isAlive()).as(first.output()).isTrue();
+        first.process().destroyForcibly(); // SIGKILL: no final checkpoint
+        assertThat(first.process().waitFor(10, TimeUnit.SECONDS)).isTrue();
+        ServiceRig.Service second = rig.launch(yaml(db, relay.port(), "pg", pg.jdbcUrl(pgDb), pg.user()),
+            Map.of("TARGET_PASSWORD", pg.password() == null ? "" : pg.password()));
+        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(100)).until(() ->
+            second.output().split("snapshot loaded", -1).length - 1 == PARTITIONS || !second.process().isAlive());
+        assertThat(second.output()).as("resumed from the stored cursor").contains("from after key");
+        double killedGroupChunks = chunksRead(relay.port());
+        System.out.printf("snapshot into PostgreSQL with one kill -9: %d ms, %.0f chunks%n",
+            TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), killedGroupChunks);
+
+        // the MariaDB group, not killed: how many chunks a whole snapshot reads
+        started = System.nanoTime();
+        ServiceRig.Service mariaGroup = rig.launch(yaml(db, relay.port(), "maria", maria.jdbcUrl(db), maria.rootUser()),
+            Map.of("TARGET_PASSWORD", maria.rootPassword()));
+        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(100)).until(() ->
+            mariaGroup.output().split("snapshot loaded", -1).length - 1 == PARTITIONS || !mariaGroup.process().isAlive());
+        double wholeChunks = chunksRead(relay.port()) - killedGroupChunks;
+        System.out.printf("snapshot into MariaDB: %d ms, %.0f chunks%n",
+            TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), wholeChunks);
+        // each partition reads every table's chunks (14 + 14 + 1 at 20,000 rows); a kill costs at most the chunk
+        // each partition had out, never a restart from the first chunk
+        assertThat(wholeChunks).isGreaterThanOrEqualTo(PARTITIONS * (ROWS / CHUNK_ROWS * 2 + 1));
+        assertThat(killedGroupChunks).isLessThanOrEqualTo(wholeChunks + PARTITIONS);
+
+        workload.stop();
+        for (String table : TABLES) {
+          List<String> expected = sorted(SqlRows.of(source.connect(db), "SELECT * FROM " + table));
+          await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+            assertThat(sorted(SqlRows.of(pg.connect(pgDb), "SELECT * FROM \"" + db + "\"." + table)))
+                .as("PostgreSQL %s", table).isEqualTo(expected);
+            assertThat(sorted(SqlRows.of(maria.connect(db), "SELECT * FROM " + table))).as("MariaDB %s", table)
+                .isEqualTo(expected);
+          });
+        }
+        assertThat(workload.transactions.get()).isGreaterThan(50); // the snapshot really ran under writes
+        assertThat(second.process().isAlive()).as(second.output()).isTrue();
+        assertThat(mariaGroup.process().isAlive()).as(mariaGroup.output()).isTrue();
+      }
+    }
+  }
+
+  private static String yaml(String db, int relayPort, String group, String url, String user) {
+    return """
+        consumer:
+          source: src
+          group: %s
+          relays: [http://127.0.0.1:%d]
+          partitions: [0, 1]
+          start: snapshot
+          snapshot: {tables: [%s], chunkRows: %d}
+          pull: {waitTime: 200ms, backoff: 20ms}
+          batch: {maxWait: 5ms}
+        applier:
+          jdbc: {url: "%s", user: %s, passwordEnv: TARGET_PASSWORD}
+        http: {port: 0}
+        """.formatted(group, relayPort, String.join(", ", TABLES.stream().map(t -> db + "." + t).toList()),
+        CHUNK_ROWS, url, user);
+  }
+
+  private static Relay relay(Path dir, PrivateMariaDb source, String database) throws Exception {
+    String start;
+    try (Connection c = source.connect(""); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SHOW MASTER STATUS")) {
+      rs.next();
+      start = rs.getString(1) + ":" + rs.getLong(2);
+    }
+    Path password = dir.resolve("repl.pw");
+    Files.writeString(password, source.replicationPassword() + "\n");
+    return new Relay(RelayConfig.parse("""
+        source:
+          partitions: %d
+          mysql: {source: src, host: %s, port: %d, user: %s, passwordFile: %s, serverId: %d, start: "%s",
+                  include: ["%s.*"], heartbeatInterval: 300ms, reconnectBackoffMax: 300ms}
+        buffer: {capacity: 64MiB, maxWindow: 8MiB}
+        http: {port: 0, ioThreads: 1, shutdownGrace: 0s}
+        """.formatted(PARTITIONS, source.host(), source.port(), source.replicationUser(), password,
+        100_000 + (int) (System.nanoTime() % 1_000_000), start, database), "snapshot relay"), Clock.systemUTC());
+  }
+
+  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  private static String metrics(int port) {
+    try {
+      HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
+          .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+      return r.statusCode() == 200 ? r.body() : null;
+    } catch (Exception e) {
+      return null;
+    }
+  }
+
+  /** Chunks the relay has served, over every table and asker. */
+  private static double chunksRead(int port) {
+    Matcher m = CHUNKS.matcher(metrics(port));
+    double total = 0;
+    while (m.find()) {
+      total += Double.parseDouble(m.group(1));
+    }
+    return total;
+  }
+
+  private static long count(Connection c, String sql) {
+    try (c; Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
+    } catch (SQLException e) {
+      return 0;
+    }
+  }
+
+  private static List<String> sorted(List<String> rows) {
+    List<String> copy = new ArrayList<>(rows);
+    copy.sort(null);
+    return copy;
+  }
+
+  /** Writes while the groups load: inserts, updates, deletes and key moves on a and b, inserts and deletes on log. */
+  private static final class Workload implements AutoCloseable {
+    private final Thread thread;
+    private final AtomicLong transactions = new AtomicLong();
+    private volatile boolean stopping;
+    private volatile Exception failure;
+
+    Workload(PrivateMariaDb db, String database) {
+      thread = new Thread(() -> run(db, database), "snapshot-workload");
+      thread.setDaemon(true);
+      thread.start();
+    }
+
+    private void run(PrivateMariaDb db, String database) {
+      Random random = new Random(7);
+      try (Connection c = db.connect(database); Statement s = c.createStatement()) {
+        while (!stopping) {
+          int id = 1 + random.nextInt(ROWS + 2000);
+          int other = 1 + random.nextInt(ROWS + 2000);
+          switch (random.nextInt(9)) {
+            case 0 -> s.executeUpdate("INSERT IGNORE INTO a VALUES (" + id + ", 'new', 1)");
+            case 1 -> s.executeUpdate("UPDATE a SET v = CONCAT(v, '+'), n = n + 1 WHERE id = " + id);
+            case 2 -> s.executeUpdate("DELETE FROM a WHERE id = " + id);
+            case 3 -> s.executeUpdate("UPDATE IGNORE a SET id = " + other + " WHERE id = " + id); // key move
+            case 4 -> s.executeUpdate("UPDATE IGNORE b SET k1 = " + other % 6000 + " WHERE k1 = " + id % 5000
+                + " AND k2 = 'k1'");
+            case 5 -> s.executeUpdate("UPDATE b SET v = v + 1 WHERE k1 = " + id % 5000);
+            case 6 -> s.executeUpdate("INSERT IGNORE INTO b VALUES (" + id % 6000 + ", 'w', " + id + ")");
+            case 7 -> s.executeUpdate("INSERT INTO log VALUES (" + id % 100 + ", 'w')");
+            default -> s.executeUpdate("DELETE FROM log WHERE k = " + id % 100 + " AND v = 'w'");
+          }
+          transactions.incrementAndGet();
+          Thread.sleep(2);
+        }
+      } catch (Exception e) {
+        failure = e;
+      }
+    }
+
+    void stop() throws Exception {
+      stopping = true;
+      thread.join(10_000);
+      if (failure != null) {
+        throw failure;
+      }
+    }
+
+    @Override
+    public void close() {
+      stopping = true;
+    }
+  }
+}

@@ -1,0 +1,57 @@
+package io.gridway.consumer;
+
+import java.util.ArrayDeque;
+
+/**
+ * Which snapshot cursor a partition's checkpoint may carry (docs/bootstrap.md §6): the puller records the cursor
+ * reached after each chunk it has placed in the stream, at that chunk's SCN; the checkpoint writer asks for the newest
+ * cursor whose SCN the checkpoint covers. A cursor is thus never stored ahead of the rows it stands for; one stored
+ * behind only makes a restarted consumer read a chunk again, which its applier replaces or upserts.
+ *
+ * <p>Thread-safe: recorded on the puller's event loop, read on the checkpoint writer's thread.
+ */
+final class SnapshotProgress {
+  private record Step(long scn, String cursor) {}
+
+  private final ArrayDeque<Step> steps = new ArrayDeque<>();
+  private String covered;
+  private String stored;
+
+  /** @param stored the cursor of the stored checkpoint the partition resumes from (null when it starts afresh) */
+  SnapshotProgress(String stored) {
+    this.covered = stored;
+    this.stored = stored;
+  }
+
+  /** A checkpoint carrying {@code cursor} is durable. */
+  synchronized void stored(String cursor) {
+    stored = cursor;
+  }
+
+  /**
+   * Whether every cursor recorded is durable: then the next chunk may be asked, and a kill -9 costs at most that one
+   * chunk of this partition (read again after the restart).
+   */
+  synchronized boolean settled() {
+    return steps.isEmpty() && java.util.Objects.equals(stored, covered);
+  }
+
+  /** Whether a checkpoint at {@code scn} would store a cursor newer than the one stored, even at an SCN already written. */
+  synchronized boolean needsWrite(long scn) {
+    Step first = steps.peekFirst();
+    return (first != null && Long.compareUnsigned(first.scn, scn) <= 0) || !java.util.Objects.equals(stored, covered);
+  }
+
+  /** The snapshot has reached {@code cursor} once every window at or below {@code scn} is applied. */
+  synchronized void record(long scn, String cursor) {
+    steps.addLast(new Step(scn, cursor));
+  }
+
+  /** The cursor to store with a checkpoint at {@code scn}: the newest recorded at or below it. */
+  synchronized String cursorAt(long scn) {
+    for (Step s = steps.peekFirst(); s != null && Long.compareUnsigned(s.scn, scn) <= 0; s = steps.peekFirst()) {
+      covered = steps.pollFirst().cursor;
+    }
+    return covered;
+  }
+}
