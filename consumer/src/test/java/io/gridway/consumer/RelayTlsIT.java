@@ -4,10 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
+import io.gridway.testkit.GridwayLogs;
 import io.gridway.testkit.TestPki;
 import java.math.BigInteger;
 import java.net.URI;
@@ -26,7 +23,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 
 /**
  * Consumer ↔ relay over TLS, mutual TLS and bearer tokens, with certificates this test makes: what works, and that
@@ -71,13 +67,7 @@ class RelayTlsIT {
 
   @Test
   void aConsumerReadsEveryEventOverMutualTlsWithItsTokenAndNoSecretIsShown() throws Exception {
-    Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-    Logger gridway = (Logger) LoggerFactory.getLogger("io.gridway");
-    Level level = gridway.getLevel();
-    ListAppender<ILoggingEvent> lines = new ListAppender<>();
-    lines.start();
-    root.addAppender(lines);
-    gridway.setLevel(Level.DEBUG); // what an operator debugging a problem would see, too
+    GridwayLogs logs = GridwayLogs.atDebug(); // what an operator debugging a problem would see, too
     StringBuilder shown = new StringBuilder();
     try (RelayFixture relay = RelayFixture.startSecured(2, SYNTHETIC,
         tls(server, ", clientCaFile: " + pki.caFile()) + "\n" + auth("src"))) {
@@ -99,25 +89,13 @@ class RelayTlsIT {
         shown.append(response.body());
       }
     } finally {
-      root.detachAppender(lines);
-      gridway.setLevel(level);
+      logs.close();
     }
-    for (ILoggingEvent line : lines.list) {
-      shown.append(line.getFormattedMessage()).append('\n');
-      if (line.getThrowableProxy() != null) {
-        shown.append(line.getThrowableProxy().getMessage()).append('\n');
-      }
-    }
-    assertThat(lines.list).isNotEmpty();
+    shown.append(logs.text());
+    assertThat(logs.lineCount()).isPositive();
     assertThat(shown).doesNotContain("s3cr3t-token-for-tests")
         .doesNotContain(TokenDigest.of("s3cr3t-token-for-tests"))
-        .doesNotContain(keyMaterial(server)).doesNotContain(keyMaterial(client));
-  }
-
-  /** A line from the middle of a PEM private key: enough to recognize it anywhere. */
-  private static String keyMaterial(TestPki.Issued issued) throws Exception {
-    List<String> pem = Files.readAllLines(issued.keyFile());
-    return pem.get(pem.size() / 2);
+        .doesNotContain(server.keyLine()).doesNotContain(client.keyLine());
   }
 
   @Test

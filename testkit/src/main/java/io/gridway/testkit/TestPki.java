@@ -12,6 +12,7 @@ import java.nio.file.StandardCopyOption;
 import java.security.KeyStore;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * A throw-away certificate authority for tests, made at run time (no private key is ever checked in): a CA and the
@@ -137,6 +138,16 @@ public final class TestPki {
    * @param bundle the certificate and key in memory
    */
   public record Issued(String name, Path certFile, Path keyFile, X509Bundle bundle) {
+    /** A line from the middle of the PEM private key: enough to recognize the key anywhere it is shown. */
+    public String keyLine() {
+      try {
+        List<String> pem = Files.readAllLines(keyFile);
+        return pem.get(pem.size() / 2);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read " + keyFile, e);
+      }
+    }
+
     /** The certificate, its key and the CA in a PKCS#12 key store at {@code file}, protected by {@code password}. */
     public Path pkcs12(Path file, char[] password) {
       try {

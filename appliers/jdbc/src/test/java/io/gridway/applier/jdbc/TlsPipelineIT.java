@@ -3,10 +3,6 @@ package io.gridway.applier.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import com.zaxxer.hikari.HikariDataSource;
 import io.gridway.consumer.ConsumerConfig;
 import io.gridway.consumer.GridwayConsumer;
@@ -15,6 +11,7 @@ import io.gridway.relay.Relay;
 import io.gridway.relay.RelayConfig;
 import io.gridway.testkit.PrivateMariaDb;
 import io.gridway.testkit.PrivatePostgres;
+import io.gridway.testkit.GridwayLogs;
 import io.gridway.testkit.TestPki;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
@@ -33,7 +30,6 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 
 /**
  * TLS on every hop of the data path, with certificates this test makes: a MariaDB that accepts only TLS → relay
@@ -51,13 +47,7 @@ class TlsPipelineIT {
     TestPki pki = TestPki.create(dir);
     TestPki.Issued relayCert = pki.server("relay", "127.0.0.1");
     TestPki.Issued consumerCert = pki.client("consumer");
-    Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-    Logger gridway = (Logger) LoggerFactory.getLogger("io.gridway");
-    Level level = gridway.getLevel();
-    ListAppender<ILoggingEvent> lines = new ListAppender<>();
-    lines.start();
-    root.addAppender(lines);
-    gridway.setLevel(Level.DEBUG);
+    GridwayLogs logs = GridwayLogs.atDebug(); // what an operator debugging a problem would see, too
     StringBuilder shown = new StringBuilder();
     String replicationPassword;
     try (PrivateMariaDb source = PrivateMariaDb.dedicatedWithTls(pki.serverFiles(pki.server("mariadb", "127.0.0.1")));
@@ -131,18 +121,12 @@ class TlsPipelineIT {
         }
       }
     } finally {
-      root.detachAppender(lines);
-      gridway.setLevel(level);
+      logs.close();
     }
-    for (ILoggingEvent line : lines.list) {
-      shown.append(line.getFormattedMessage()).append('\n');
-      if (line.getThrowableProxy() != null) {
-        shown.append(line.getThrowableProxy().getMessage()).append('\n');
-      }
-    }
-    assertThat(lines.list).isNotEmpty();
+    shown.append(logs.text());
+    assertThat(logs.lineCount()).isPositive();
     assertThat(shown.toString()).contains("shop").doesNotContain(TOKEN).doesNotContain(replicationPassword)
-        .doesNotContain(middleLine(relayCert.keyFile())).doesNotContain(middleLine(consumerCert.keyFile()));
+        .doesNotContain(relayCert.keyLine()).doesNotContain(consumerCert.keyLine());
   }
 
   /** The value of {@code query}'s column {@code column} on a connection made with {@code url}. */
@@ -160,10 +144,5 @@ class TlsPipelineIT {
       rs.next();
       return rs.getLong(1);
     }
-  }
-
-  private static String middleLine(Path pem) throws Exception {
-    List<String> lines = Files.readAllLines(pem);
-    return lines.get(lines.size() / 2);
   }
 }
