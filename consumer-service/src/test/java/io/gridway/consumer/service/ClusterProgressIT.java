@@ -46,20 +46,7 @@ class ClusterProgressIT {
     pg.execute(target, ServiceRig.postgresDdl(database));
     try (ServiceRig rig = new ServiceRig("cluster-progress"); Relay relay = rig.relay(source, database, 0)) {
       int relayPort = relay.start().getPort();
-      Path config = rig.dir.resolve("consumer.yml");
-      Path password = Files.writeString(rig.dir.resolve("target.pw"), pg.password() == null ? "" : pg.password());
-      Files.writeString(config, """
-          consumer:
-            source: src
-            group: eo
-            relays: [http://127.0.0.1:%d]
-            pull: {waitTime: 200ms, backoff: 20ms}
-            batch: {maxWait: 5ms}
-          applier:
-            jdbc: {url: "%s", user: %s%s}
-          cluster: {zk: "%s", name: %s, instance: c1, partitions: 1, replicas: 1}
-          """.formatted(relayPort, pg.jdbcUrl(target), pg.user(),
-          ", passwordFile: " + password.toAbsolutePath(), zk.connectString(), cluster));
+      Path config = rig.exactlyOnceClusterConsumer(relayPort, pg, target, zk, cluster);
       try (ControllerHost controller = ControllerHost.start(zk, cluster, "ctl");
           ConsumerService service = ConsumerService.create(ConfigLoader.load(config, ServiceConfig.class),
               new SimpleMeterRegistry());

@@ -2,9 +2,11 @@ package io.gridway.consumer.service;
 
 import static org.awaitility.Awaitility.await;
 
+import io.gridway.cluster.ZkConfig;
 import io.gridway.relay.Relay;
 import io.gridway.relay.RelayConfig;
 import io.gridway.testkit.PrivateMariaDb;
+import io.gridway.testkit.PrivatePostgres;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -79,6 +81,26 @@ final class ServiceRig implements AutoCloseable {
   }
 
   /** A running consumer service and its log. */
+  /**
+   * The file of one cluster-mode consumer (instance c1) of an exactly-once group {@code eo} of one partition, pulling
+   * from the relay at {@code relayPort} into {@code targetDb} of {@code pg}, its password in a file.
+   */
+  Path exactlyOnceClusterConsumer(int relayPort, PrivatePostgres pg, String targetDb, ZkConfig zk, String cluster)
+      throws IOException {
+    Path password = Files.writeString(dir.resolve("target.pw"), pg.password() == null ? "" : pg.password());
+    return Files.writeString(dir.resolve("consumer.yml"), """
+        consumer:
+          source: src
+          group: eo
+          relays: [http://127.0.0.1:%d]
+          pull: {waitTime: 200ms, backoff: 20ms}
+          batch: {maxWait: 5ms}
+        applier:
+          jdbc: {url: "%s", user: %s, passwordFile: %s}
+        cluster: {zk: "%s", name: %s, instance: c1, partitions: 1, replicas: 1}
+        """.formatted(relayPort, pg.jdbcUrl(targetDb), pg.user(), password.toAbsolutePath(), zk.connectString(), cluster));
+  }
+
   record Service(Process process, Path log) {
     String output() throws IOException {
       return Files.exists(log) ? Files.readString(log) : "";
