@@ -61,6 +61,11 @@ final class ServiceRig implements AutoCloseable {
 
   /** A relay of source {@code src} (1 partition) reading {@code database.*} from the binlog's end now, on {@code port}. */
   Relay relay(PrivateMariaDb source, String database, int port) throws Exception {
+    return relay(dir, source, database, port, 1);
+  }
+
+  /** A relay of source {@code src} with {@code partitions} reading {@code database.*} from the binlog's end now. */
+  static Relay relay(Path dir, PrivateMariaDb source, String database, int port, int partitions) throws Exception {
     String start;
     try (Connection c = source.connect(""); Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("SHOW MASTER STATUS")) {
@@ -71,12 +76,12 @@ final class ServiceRig implements AutoCloseable {
     Files.writeString(password, source.replicationPassword() + "\n");
     return new Relay(RelayConfig.parse("""
         source:
-          partitions: 1
+          partitions: %d
           mysql: {source: src, host: %s, port: %d, user: %s, passwordFile: %s, serverId: %d, start: "%s",
                   include: ["%s.*"], heartbeatInterval: 300ms, reconnectBackoffMax: 300ms}
         buffer: {capacity: 64MiB, maxWindow: 8MiB}
         http: {port: %d, ioThreads: 1, shutdownGrace: 0s, stream: {heartbeat: 200ms}}
-        """.formatted(source.host(), source.port(), source.replicationUser(), password,
+        """.formatted(partitions, source.host(), source.port(), source.replicationUser(), password,
         100_000 + (int) (System.nanoTime() % 1_000_000), start, database, port), "test relay"), Clock.systemUTC());
   }
 

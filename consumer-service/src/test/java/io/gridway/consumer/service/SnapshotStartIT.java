@@ -138,23 +138,7 @@ class SnapshotStartIT {
   }
 
   private static Relay relay(Path dir, PrivateMariaDb source, String database) throws Exception {
-    String start;
-    try (Connection c = source.connect(""); Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SHOW MASTER STATUS")) {
-      rs.next();
-      start = rs.getString(1) + ":" + rs.getLong(2);
-    }
-    Path password = dir.resolve("repl.pw");
-    Files.writeString(password, source.replicationPassword() + "\n");
-    return new Relay(RelayConfig.parse("""
-        source:
-          partitions: %d
-          mysql: {source: src, host: %s, port: %d, user: %s, passwordFile: %s, serverId: %d, start: "%s",
-                  include: ["%s.*"], heartbeatInterval: 300ms, reconnectBackoffMax: 300ms}
-        buffer: {capacity: 64MiB, maxWindow: 8MiB}
-        http: {port: 0, ioThreads: 1, shutdownGrace: 0s}
-        """.formatted(PARTITIONS, source.host(), source.port(), source.replicationUser(), password,
-        100_000 + (int) (System.nanoTime() % 1_000_000), start, database), "snapshot relay"), Clock.systemUTC());
+    return ServiceRig.relay(dir, source, database, 0, PARTITIONS);
   }
 
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
