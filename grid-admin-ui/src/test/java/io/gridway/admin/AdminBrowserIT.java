@@ -31,6 +31,7 @@ import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.logging.LoggingPreferences;
 import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -201,6 +202,26 @@ class AdminBrowserIT {
     screenshot("create-group-error");
     ApiClient api = grid.loggedInAdmin();
     assertThat(api.get("/api/v1/groups/shop").status()).isEqualTo(404);
+
+    // the partition count from a pasted policy: a broken one is refused with the policy engine's message
+    WebElement name = browser.findElement(By.id("new-name"));
+    name.clear();
+    browser.findElement(By.id("new-partitions")).clear();
+    browser.executeScript("document.getElementById('new-policy').value = arguments[0];", "name: x\nrules: [");
+    browser.findElement(By.id("create-submit")).click();
+    new WebDriverWait(browser, Duration.ofSeconds(20)).until(ExpectedConditions.textToBePresentInElementLocated(By.id("create-message"),
+        "policy: "));
+    assertThat(browser.switchTo().activeElement().getAttribute("id")).isEqualTo("new-policy");
+    browser.executeScript("document.getElementById('new-policy').value = arguments[0];", "name: browser-split\nversion: 1\n"
+        + "include: ['shop.*']\nrules:\n  - name: split\n    tables: [shop.orders]\n    partition: {key-hash: 3}\n");
+    browser.findElement(By.id("create-submit")).click();
+    new WebDriverWait(browser, Duration.ofSeconds(20)).until(ExpectedConditions.textToBe(By.id("create-message"),
+        "group browser-split created with 3 partitions"));
+    assertThat(visible("group-browser-split").getText()).contains("browser-split — 3 partitions, 2 replicas");
+    browser.executeScript("document.getElementById('create-message').scrollIntoView({block: 'center'});");
+    screenshot("create-group-policy");
+    assertThat(api.send("DELETE", "/api/v1/groups/browser-split", null,
+        api.get("/api/v1/groups/browser-split").body().get("version").asText()).status()).isEqualTo(204);
   }
 
   @Test
@@ -217,6 +238,11 @@ class AdminBrowserIT {
     assertThat(browser.findElement(By.id("create-group")).isDisplayed()).isFalse();
     assertThat(browser.findElement(By.id("who-name")).getText()).isEqualTo("vic (viewer)");
     screenshot("groups-viewer");
+    grid.parkedTarget();
+    browser.findElement(By.id("show-parked-orders")).click();
+    new WebDriverWait(browser, Duration.ofSeconds(20)).until(d -> !d.findElement(By.id("parked-summary")).getText().isEmpty());
+    assertThat(browser.findElement(By.id("parked-actions")).isDisplayed()).as("no replay or discard for a viewer").isFalse();
+    assertThat(browser.findElements(By.cssSelector("#parked button"))).isEmpty();
 
     browser.findElement(By.id("logout")).click();
     visible("login-page");
@@ -244,6 +270,22 @@ class AdminBrowserIT {
           .contains("SCN distance 50");
       assertThat(browser.findElement(By.id("reset-warnings")).getText()).contains("applied again");
       screenshot("reset-dry-run");
+
+      // to a time: the first commit at or after it, from the commit times of the relay's buffer
+      List<TestGrid.Window> windows = grid.relayWindows(10);
+      TestGrid.Window before = windows.get(windows.size() - 2);
+      TestGrid.Window first = windows.get(windows.size() - 1);
+      new Select(browser.findElement(By.id("reset-to"))).selectByValue("time");
+      WebElement time = visible("reset-time");
+      time.clear();
+      time.sendKeys(first.commitTime().toString(), Keys.ENTER);
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("reset-plan-table"), "First commit at or after it"));
+      assertThat(browser.findElement(By.id("reset-plan-table")).getText()).contains("SCN " + Long.toUnsignedString(first.scn()))
+          .contains("To SCN " + Long.toUnsignedString(before.scn())).contains("Time asked " + first.commitTime());
+      screenshot("reset-time-dry-run");
+      new Select(browser.findElement(By.id("reset-to"))).selectByValue("scn");
+      browser.findElement(By.id("reset-dry-run")).click();
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("reset-plan-table"), "To SCN 950"));
 
       // another operator asks for a different reset meanwhile: confirming the old dry run is refused with the reason
       ApiClient other = grid.loggedInAdmin();
@@ -348,7 +390,21 @@ class AdminBrowserIT {
     new WebDriverWait(browser, Duration.ofSeconds(20)).until(ExpectedConditions.textToBePresentInElementLocated(By.id("parked"),
         "value too long for column v (varchar 40)"));
     assertThat(browser.findElement(By.id("parked")).getText()).contains("id=91").contains("shop.t").contains("INSERT");
+    long id = grid.loggedInAdmin().get("/api/v1/groups/orders/parked").body().get("rows").findParents("key").stream()
+        .filter(r -> r.get("key").asText().equals("id=91")).findFirst().orElseThrow().get("id").asLong();
+    WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+    // this row holds no frames the applier could apply: replayed, it stays parked and the page says why
+    visible("parked-replay-" + id).click();
+    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("parked-message"), "replayed 0 of 1 parked change; still parked: shop.t id=91"));
     screenshot("parked");
+    visible("parked-discard-" + id).click();
+    WebElement confirm = visible("parked-discard-confirm");
+    assertThat(confirm.getText()).isEqualTo("Discard the parked changes of shop.t id=91 for good");
+    assertThat(browser.findElement(By.id("parked")).getText()).as("nothing discarded before the confirmation").contains("id=91");
+    confirm.click();
+    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("parked-message"), "discarded 1 parked change"));
+    wait.until(d -> !d.findElement(By.id("parked")).getText().contains("id=91"));
+    assertThat(Files.readString(grid.stateDir.resolve("audit.log"))).contains("\"action\":\"parked.discard\"");
   }
 
   @Test
