@@ -35,7 +35,10 @@ final class ResetPlanner {
 
   /** Everything a plan is made from, read once. */
   record State(GroupView.PartitionView view, boolean paused, Long current, ResetPlan.PendingReset pending,
-      Long relayOldest, Long relayNewest, String widestRelay, ResetPlan plan) {}
+      Long relayOldest, Long relayNewest, Widest widest, ResetPlan plan) {}
+
+  /** The relay holding the oldest SCN, with its own range: the one to look a time up in. */
+  record Widest(String endpoint, long oldestScn, long newestScn) {}
 
   /** What a confirmed reset changed: the state it was checked against and the plan now (with the reset waiting). */
   record Confirmed(State before, long target, ResetPlan after) {}
@@ -131,12 +134,13 @@ final class ResetPlanner {
       throw ApiException.badField("time", "'" + text + "' is not an ISO-8601 instant such as 2026-11-26T08:15:00Z (UTC, or "
           + "with an offset: 2026-11-26T09:15:00+01:00)");
     }
-    if (before.widestRelay() == null) {
+    if (before.widest() == null) {
       throw ApiException.conflict("a reset to a time needs a relay of the source that answers: the first SCN at or after a "
           + "time is found in the commit times of its buffer" + (source == null ? " (name the source if the cluster has several)" : ""));
     }
     try {
-      return times.firstAtOrAfter(before.widestRelay(), source, before.relayOldest(), before.relayNewest(), time);
+      Widest w = before.widest();
+      return times.firstAtOrAfter(w.endpoint(), source, w.oldestScn(), w.newestScn(), time);
     } catch (CommitTimes.Refused refused) {
       throw new ApiException(io.netty.handler.codec.http.HttpResponseStatus.CONFLICT, "time-unknown", "time", "time: "
           + refused.getMessage());
@@ -160,8 +164,7 @@ final class ResetPlanner {
         : new ResetPlan.PendingReset(Long.toUnsignedString(waiting.scn()), waiting.user(), waiting.requestedMillis());
     Long oldest = null;
     Long newest = null;
-    String widest = null; // the relay holding the oldest SCN: the one to look a time up in
-    Long widestOldest = null;
+    Widest widest = null;
     if (source != null) {
       for (RelayProbe.Answer a : relays.ask(new ArrayList<>(RelayProbe.endpoints(status, source).keySet()))) {
         JsonNode buffer = a.source(source) == null ? null : a.source(source).get("buffer");
@@ -170,9 +173,8 @@ final class ResetPlanner {
         }
         Long o = unsigned(buffer.get("oldestScn"));
         Long n = unsigned(buffer.get("newestScn"));
-        if (o != null && n != null && (widestOldest == null || Long.compareUnsigned(o, widestOldest) < 0)) {
-          widest = a.endpoint();
-          widestOldest = o;
+        if (o != null && n != null && (widest == null || Long.compareUnsigned(o, widest.oldestScn()) < 0)) {
+          widest = new Widest(a.endpoint(), o, n);
         }
         oldest = o == null ? oldest : oldest == null || Long.compareUnsigned(o, oldest) < 0 ? o : oldest;
         newest = n == null ? newest : newest == null || Long.compareUnsigned(n, newest) > 0 ? n : newest;

@@ -23,6 +23,7 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -94,6 +95,22 @@ class AdminBrowserIT {
     return new WebDriverWait(browser, Duration.ofSeconds(20)).until(ExpectedConditions.visibilityOfElementLocated(By.id(id)));
   }
 
+  /**
+   * Clicks {@code id} once it is shown. The groups page renders itself again every 5 s (and after each action), which
+   * can replace the element between finding and clicking it: then it is found and clicked again (a click that threw
+   * did not happen).
+   */
+  private void click(String id) {
+    new WebDriverWait(browser, Duration.ofSeconds(20)).ignoring(StaleElementReferenceException.class).until(d -> {
+      WebElement e = d.findElement(By.id(id));
+      if (!e.isDisplayed()) {
+        return false;
+      }
+      e.click();
+      return true;
+    });
+  }
+
   private void logIn(String user, String password) {
     visible("login-user").sendKeys(user);
     // keyboard only: Enter in the password field submits the form
@@ -140,7 +157,7 @@ class AdminBrowserIT {
     screenshot("groups");
 
     browser.manage().window().setSize(new Dimension(420, 800));
-    assertThat(visible("pause-orders-0").isDisplayed()).isTrue();
+    visible("pause-orders-0");
     screenshot("groups-narrow");
   }
 
@@ -148,12 +165,12 @@ class AdminBrowserIT {
   void pausingAPartitionInTheBrowserStopsItsConsumerAndResumingStartsItAgain() throws Exception {
     logIn("admin", grid.adminPassword());
     browser.findElement(By.id("nav-groups")).click();
-    visible("pause-orders-2").click();
+    click("pause-orders-2");
     visible("resume-orders-2");
     await().atMost(PATIENCE).until(() -> !grid.leaders.containsKey(2));
     assertThat(cellText(2, ".state")).isEqualTo("paused");
 
-    visible("resume-orders-2").click();
+    click("resume-orders-2");
     visible("pause-orders-2");
     await().atMost(PATIENCE).until(() -> grid.leaders.size() == 4);
 
@@ -199,6 +216,7 @@ class AdminBrowserIT {
     new WebDriverWait(browser, Duration.ofSeconds(20)).until(ExpectedConditions.textToBe(By.id("create-message"),
         "partitions: 0 is out of range 1..65536"));
     assertThat(browser.switchTo().activeElement().getAttribute("id")).isEqualTo("new-partitions");
+    browser.executeScript("document.getElementById('create-message').scrollIntoView({block: 'center'});");
     screenshot("create-group-error");
     ApiClient api = grid.loggedInAdmin();
     assertThat(api.get("/api/v1/groups/shop").status()).isEqualTo(404);
@@ -254,11 +272,11 @@ class AdminBrowserIT {
     expectedConsoleErrors.add("/reset - Failed to load resource: the server responded with a status of 409");
     logIn("admin", grid.adminPassword());
     browser.findElement(By.id("nav-groups")).click();
-    visible("pause-orders-0").click();
+    click("pause-orders-0");
     visible("resume-orders-0");
     await().atMost(PATIENCE).until(() -> !grid.leaders.containsKey(0));
     try {
-      visible("reset-orders-0").click();
+      click("reset-orders-0");
       WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
       wait.until(ExpectedConditions.attributeToBe(By.id("reset-scn"), "value", "1000"));
       assertThat(visible("reset-current").getText()).contains("Checkpoint now: 1000").contains("paused");
@@ -302,7 +320,7 @@ class AdminBrowserIT {
       wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("reset-message"), "reset to 950 recorded"));
       assertThat(browser.findElement(By.id("reset-current")).getText()).contains("reset to 950 (asked by admin)");
     } finally {
-      visible("resume-orders-0").click();
+      click("resume-orders-0");
     }
     await().atMost(PATIENCE).until(() -> grid.leaders.containsKey(0));
     assertThat(grid.checkpoint(0)).isEqualTo(950);
@@ -322,13 +340,13 @@ class AdminBrowserIT {
     assertThat(relays).contains("relay1").contains("shop").contains("UP").contains(" … ");
     screenshot("relays");
 
-    visible("disable-c2").click();
+    click("disable-c2");
     visible("enable-c2");
     try {
       await().atMost(PATIENCE).untilAsserted(() -> assertThat(grid.leaders.values()).containsOnly("c1").hasSize(4));
       assertThat(browser.findElement(By.id("instances")).getText()).containsPattern("c2 .* no ");
     } finally {
-      visible("enable-c2").click();
+      click("enable-c2");
     }
     visible("disable-c2");
     await().atMost(PATIENCE).until(() -> grid.leaders.size() == 4);
@@ -359,7 +377,7 @@ class AdminBrowserIT {
     expectedConsoleErrors.add("/api/v1/groups/orders - Failed to load resource: the server responded with a status of 409");
     logIn("admin", grid.adminPassword());
     browser.findElement(By.id("nav-groups")).click();
-    visible("edit-orders").click();
+    click("edit-orders");
     WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
     wait.until(ExpectedConditions.attributeToBe(By.id("edit-replicas"), "value", "2"));
     // another operator pauses a partition meanwhile: the group's version changes
@@ -386,7 +404,7 @@ class AdminBrowserIT {
     grid.park(91, "id=91", "value too long for column v (varchar 40)");
     logIn("admin", grid.adminPassword());
     browser.findElement(By.id("nav-groups")).click();
-    visible("show-parked-orders").click();
+    click("show-parked-orders");
     new WebDriverWait(browser, Duration.ofSeconds(20)).until(ExpectedConditions.textToBePresentInElementLocated(By.id("parked"),
         "value too long for column v (varchar 40)"));
     assertThat(browser.findElement(By.id("parked")).getText()).contains("id=91").contains("shop.t").contains("INSERT");
@@ -394,10 +412,10 @@ class AdminBrowserIT {
         .filter(r -> r.get("key").asText().equals("id=91")).findFirst().orElseThrow().get("id").asLong();
     WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
     // this row holds no frames the applier could apply: replayed, it stays parked and the page says why
-    visible("parked-replay-" + id).click();
+    click("parked-replay-" + id);
     wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("parked-message"), "replayed 0 of 1 parked change; still parked: shop.t id=91"));
     screenshot("parked");
-    visible("parked-discard-" + id).click();
+    click("parked-discard-" + id);
     WebElement confirm = visible("parked-discard-confirm");
     assertThat(confirm.getText()).isEqualTo("Discard the parked changes of shop.t id=91 for good");
     assertThat(browser.findElement(By.id("parked")).getText()).as("nothing discarded before the confirmation").contains("id=91");
