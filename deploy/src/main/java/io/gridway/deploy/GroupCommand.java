@@ -23,7 +23,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code gridway cluster group create|delete|pause|resume|reset}: consumer groups as Helix resources, through
- * {@link ClusterAdmin} (the admin UI uses the same calls). Each subcommand is one short ZooKeeper session.
+ * {@link ClusterAdmin} (the admin UI uses the same calls); {@code reset} through the admin module's
+ * {@link CheckpointResetTool}, the planner behind the admin API's reset, so both plan and record a reset one way. Each
+ * subcommand is one short ZooKeeper session.
  */
 @Command(name = "group", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
     description = "Create, delete, pause, resume a consumer group, or reset a partition's checkpoint.",
