@@ -1,6 +1,5 @@
 package io.gridway.cluster;
 
-import io.gridway.core.event.Scn;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +21,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Cluster setup and operator actions, all idempotent: creating the Helix cluster and its state models
  * ({@link #init()}), relay resources, consumer groups (create, update, delete, pause, resume) and checkpoint
- * resets. {@code gridway cluster init}, the controller host and the admin UI use it.
+ * reset requests (carried out by the partition's next leader: {@link CheckpointResetOwner}). {@code gridway cluster init}, the controller host and the admin UI use it.
  *
  * <p>Resources: {@code relay.<source>} (OnlineOffline: every relay replica serves its partitions) and
  * {@code group.<name>} (LeaderStandby: one writer per partition). Each resource is restricted by an
@@ -243,22 +242,6 @@ public final class ClusterAdmin implements AutoCloseable {
   private static void requirePartition(String group, IdealState is, int partition) {
     if (partition < 0 || partition >= is.getNumPartitions()) {
       throw new IllegalArgumentException("group " + group + " has partitions 0.." + (is.getNumPartitions() - 1) + ", not " + partition);
-    }
-  }
-
-  /**
-   * Sets a partition's checkpoint to {@code scn} with a new generation (which also fences any owner still
-   * running). Only while the group is paused; returns the new generation.
-   *
-   * @throws IllegalStateException when the group is not paused
-   */
-  public long resetCheckpoint(String group, int partition, Scn scn) {
-    if (!isPaused(group)) {
-      throw new IllegalStateException("group " + group + " is running: pause it before resetting a checkpoint");
-    }
-    requirePartition(group, requireIdealState(Helix.groupResource(group)), partition);
-    try (ZkCheckpointStore store = ZkCheckpointStore.open(zk, cluster, Clock.systemUTC())) {
-      return store.reset(group, partition, scn);
     }
   }
 

@@ -165,16 +165,6 @@ public final class ZkCheckpointStore implements CheckpointStore {
         + " concurrent updates in a row");
   }
 
-  /**
-   * An operator's reset: claims a new generation (fencing every earlier owner) and stores {@code scn} as the
-   * partition's only checkpoint. Only with the group paused; see {@link ClusterAdmin#resetCheckpoint}.
-   */
-  long reset(String group, int partition, Scn scn) {
-    long generation = claim(group, partition);
-    write(List.of(Checkpoint.of(group, partition, scn, generation, clock.instant())));
-    return generation;
-  }
-
   /** Deletes every checkpoint of {@code group} (the group is being deleted). */
   void deleteGroup(String group) {
     store.accessor.remove(store.path("checkpoints", Helix.requireName(group, "group")), AccessOption.PERSISTENT);

@@ -1,12 +1,16 @@
 package io.gridway.deploy;
 
+import io.gridway.admin.CheckpointResetTool;
+import io.gridway.admin.ResetPlan;
+import io.gridway.admin.ResetTarget;
 import io.gridway.cluster.ClusterAdmin;
 import io.gridway.cluster.GroupSpec;
-import io.gridway.core.event.Scn;
 import io.gridway.policy.Policy;
 import io.gridway.policy.PolicyException;
 import io.gridway.policy.PolicyLoader;
+import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import picocli.CommandLine.Command;
@@ -19,7 +23,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code gridway cluster group create|delete|pause|resume|reset}: consumer groups as Helix resources, through
- * {@link ClusterAdmin} (the admin UI uses the same calls). Each subcommand is one short ZooKeeper session.
+ * {@link ClusterAdmin} (the admin UI uses the same calls); {@code reset} through the admin module's
+ * {@link CheckpointResetTool}, the planner behind the admin API's reset, so both plan and record a reset one way. Each
+ * subcommand is one short ZooKeeper session.
  */
 @Command(name = "group", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
     description = "Create, delete, pause, resume a consumer group, or reset a partition's checkpoint.",
@@ -29,7 +35,7 @@ import picocli.CommandLine.Spec;
     footerHeading = "%nExamples:%n",
     footer = {"  gridway cluster group create --policy conf/policy.yaml --config /etc/gridway/controller.yaml",
         "  gridway cluster group pause shop-fetch --zk 127.0.0.1:2181 --cluster gridway",
-        "  gridway cluster group reset shop-fetch --partition 3 --scn 4294967296123 --zk 127.0.0.1:2181 --cluster gridway"})
+        "  gridway cluster group reset shop-fetch --partition 3 --time 2026-11-26T08:15:00Z --dry-run --zk 127.0.0.1:2181 --cluster gridway"})
 final class GroupCommand implements Runnable {
   @Spec CommandSpec spec;
 
@@ -167,11 +173,16 @@ final class GroupCommand implements Runnable {
   }
 
   @Command(name = "reset", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
-      description = {"Set a partition's shared checkpoint in ZooKeeper to an SCN, with a new fencing generation. "
-          + "Only while the group is paused; the partition restarts after that SCN on resume.",
-          "Exactly-once groups keep their checkpoints in the target (gridway_checkpoint), not here."},
+      description = {"Reset a partition's checkpoint: to an SCN, to the newest SCN the source's relays have (--latest), "
+          + "shifted by N from the current one, or to a source commit time (the first commit at or after it, found in the "
+          + "relays' buffer). Prints the dry run first (what is replayed or skipped), then records the reset, which the "
+          + "partition's next leader carries out through its own checkpoint store when the partition is resumed — the "
+          + "same request the admin UI makes, so it works for exactly-once groups (checkpoints in the target) too.",
+          "Only while the partition or its group is paused. --dry-run prints the plan and changes nothing."},
       footerHeading = "%nExamples:%n",
-      footer = {"  gridway cluster group reset orders --partition 3 --scn 4294967296123 --config /etc/gridway/controller.yaml"})
+      footer = {"  gridway cluster group reset orders --partition 3 --scn 4294967296123 --config /etc/gridway/controller.yaml",
+          "  gridway cluster group reset orders --partition 3 --time 2026-11-26T08:15:00Z --dry-run --config /etc/gridway/controller.yaml",
+          "  gridway cluster group reset orders --partition 3 --shift -1000 --expect-version 1000.-.paused --config /etc/gridway/controller.yaml"})
   static final class Reset implements Callable<Integer> {
     @Mixin ClusterCommand.Target target;
 
@@ -181,24 +192,80 @@ final class GroupCommand implements Runnable {
     @Option(names = "--partition", required = true, paramLabel = "P", description = "The partition.")
     int partition;
 
-    @Option(names = "--scn", required = true, paramLabel = "SCN", description = "The new checkpoint (unsigned decimal SCN).")
-    String scn;
+    @picocli.CommandLine.ArgGroup(exclusive = true, multiplicity = "1")
+    To to;
+
+    /** Exactly one way to pick the SCN. */
+    static final class To {
+      @Option(names = "--scn", paramLabel = "SCN", description = "The new checkpoint (unsigned decimal SCN): restarts just after it.")
+      String scn;
+
+      @Option(names = "--latest", description = "The newest SCN the source's relays have: skip everything up to now.")
+      boolean latest;
+
+      @Option(names = "--shift", paramLabel = "N",
+          description = "N from the current checkpoint: negative replays, positive skips.")
+      Long shift;
+
+      @Option(names = "--time", paramLabel = "INSTANT",
+          description = "A source commit time (ISO-8601, e.g. 2026-11-26T08:15:00Z): restarts with the first commit at or after it.")
+      String time;
+    }
+
+    @Option(names = "--source", paramLabel = "SOURCE", description = "The source whose relays to ask (needed when the cluster has several).")
+    String source;
+
+    @Option(names = "--dry-run", description = "Print the plan only.")
+    boolean dryRun;
+
+    @Option(names = "--expect-version", paramLabel = "V",
+        description = "Record the reset only if the partition is still as the dry run of this version saw it (its last line).")
+    String expectVersion;
+
+    @Option(names = "--json", description = "Print the plan as the admin API's JSON.")
+    boolean json;
 
     @Spec CommandSpec spec;
 
     @Override
     public Integer call() {
-      Scn to;
-      try {
-        to = Scn.parse(scn);
-      } catch (NumberFormatException e) {
-        throw new ParameterException(spec.commandLine(), "--scn: '" + scn + "' is not an unsigned decimal SCN");
+      String how = to.scn != null ? "scn" : to.latest ? "latest" : to.shift != null ? "shift" : "time";
+      ResetTarget wanted = new ResetTarget(how, to.scn, to.shift, to.time, source);
+      PrintWriter out = spec.commandLine().getOut();
+      try (CheckpointResetTool tool = CheckpointResetTool.open(target.zkConfig(), target.clusterName(), Duration.ofSeconds(10))) {
+        ResetPlan plan = tool.plan(group, partition, wanted);
+        print(out, plan);
+        out.flush(); // shown even when the request below is refused
+        if (dryRun) {
+          return Gridway.OK;
+        }
+        ResetPlan done = tool.request(group, partition, wanted, expectVersion != null ? expectVersion : plan.version(),
+            System.getProperty("user.name", "cli") + " (cli)");
+        if (json) {
+          print(out, done);
+        }
+        out.println("group " + group + " partition " + partition + ": reset to " + done.targetScn()
+            + " recorded; the partition's next leader carries it out when it is resumed");
+        return Gridway.OK;
+      } catch (CheckpointResetTool.Refused e) {
+        String field = e.field();
+        boolean option = field != null && java.util.Set.of("scn", "shift", "time", "source").contains(field);
+        throw new UsageException(option && e.getMessage().startsWith(field + ": ") ? "--" + e.getMessage() : e.getMessage(), e);
+      } catch (IllegalArgumentException | IllegalStateException e) {
+        throw new UsageException(e.getMessage(), e);
       }
-      long[] generation = new long[1];
-      withAdmin(target, admin -> generation[0] = admin.resetCheckpoint(group, partition, to));
-      spec.commandLine().getOut().println("group " + group + " partition " + partition + ": checkpoint " + scn
-          + ", generation " + generation[0]);
-      return Gridway.OK;
+    }
+
+    private void print(PrintWriter out, ResetPlan plan) {
+      if (!json) {
+        out.print(plan.text());
+        return;
+      }
+      try {
+        out.println(new com.fasterxml.jackson.databind.ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(plan));
+      } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        throw new IllegalStateException("cannot render the plan as JSON: " + e.getOriginalMessage(), e);
+      }
     }
   }
 }

@@ -7,6 +7,7 @@ import io.gridway.cluster.ControllerHost;
 import io.gridway.cluster.GroupProgress;
 import io.gridway.cluster.EmbeddedZooKeeperServer;
 import io.gridway.cluster.PartitionOwner;
+import io.gridway.cluster.CheckpointResets;
 import io.gridway.cluster.ZkCheckpointStore;
 import io.gridway.cluster.ZkConfig;
 import io.gridway.core.checkpoint.Checkpoint;
@@ -122,26 +123,52 @@ class ClusterCommandIT {
   }
 
   @Test
-  void resetIsRefusedWhileRunningAndWritesACheckpointWithANewGenerationWhilePaused() throws Exception {
+  void resetPrintsItsDryRunIsRefusedWhileRunningAndIsRecordedForTheNextLeaderWhilePaused() throws Exception {
     assertThat(Run.of(on("c3", "cluster", "group", "create", "--policy", policy("g", "{key-hash: 4}").toString())).code()).isZero();
     Run running = Run.of(on("c3", "cluster", "group", "reset", "g", "--partition", "2", "--scn", "1000"));
     assertThat(running.code()).isEqualTo(Gridway.USAGE);
-    assertThat(running.err()).contains("group g is running: pause it before resetting a checkpoint");
+    assertThat(running.out()).contains("group g partition 2 (running)").contains("to SCN          1000");
+    assertThat(running.err()).contains("group g partition 2 is running: pause it (or the group) before resetting its checkpoint");
 
     Run paused = Run.of(on("c3", "cluster", "group", "pause", "g"));
     assertThat(paused.code()).as(paused.err()).isZero();
     assertThat(json(Run.of(on("c3", "cluster", "status", "--json")))).contains("\"enabled\" : false");
     Run outOfRange = Run.of(on("c3", "cluster", "group", "reset", "g", "--partition", "4", "--scn", "1000"));
-    assertThat(outOfRange.err()).contains("group g has partitions 0..3, not 4");
+    assertThat(outOfRange.err()).contains("group 'g' has partitions 0..3, not 4");
     Run badScn = Run.of(on("c3", "cluster", "group", "reset", "g", "--partition", "2", "--scn", "-5"));
     assertThat(badScn.code()).isEqualTo(Gridway.USAGE);
     assertThat(badScn.err()).contains("--scn: '-5' is not an unsigned decimal SCN");
+    Run badTime = Run.of(on("c3", "cluster", "group", "reset", "g", "--partition", "2", "--time", "yesterday"));
+    assertThat(badTime.err()).contains("--time: 'yesterday' is not an ISO-8601 instant");
+    Run noRelay = Run.of(on("c3", "cluster", "group", "reset", "g", "--partition", "2", "--time", "2026-01-01T00:00:00Z"));
+    assertThat(noRelay.code()).isEqualTo(Gridway.USAGE);
+    assertThat(noRelay.err()).contains("a reset to a time needs a relay of the source that answers");
+    Run two = Run.of(on("c3", "cluster", "group", "reset", "g", "--partition", "2", "--scn", "1", "--latest"));
+    assertThat(two.code()).isEqualTo(Gridway.USAGE);
+    assertThat(two.err()).contains("mutually exclusive");
 
-    Run reset = Run.of(on("c3", "cluster", "group", "reset", "g", "--partition", "2", "--scn", "1000"));
-    assertThat(reset.code()).as(reset.err()).isZero();
-    assertThat(reset.out()).contains("group g partition 2: checkpoint 1000, generation 1");
-    Run table = Run.of(on("c3", "cluster", "status"));
-    assertThat(table.out()).containsPattern("group\\.g\\s+group\\s+no\\s+2\\s+no\\s+-\\s+1000\\s+1\\s+\\d+\\.\\ds");
+    Run dry = Run.of(on("c3", "cluster", "group", "reset", "g", "--partition", "2", "--scn", "1000", "--dry-run"));
+    assertThat(dry.code()).as(dry.err()).isZero();
+    assertThat(dry.out()).contains("group g partition 2 (paused)").contains("from SCN        none").contains("change          unknown")
+        .contains("relays hold     unknown").contains("version         -.-.paused").doesNotContain("recorded");
+    try (CheckpointResets resets = CheckpointResets.open(ZkConfig.external(zk.connectString()), "c3")) {
+      assertThat(resets.pending("g")).isEmpty();
+      Run reset = Run.of(on("c3", "cluster", "group", "reset", "g", "--partition", "2", "--scn", "1000", "--expect-version", "-.-.paused"));
+      assertThat(reset.code()).as(reset.err()).isZero();
+      assertThat(reset.out()).contains("group g partition 2: reset to 1000 recorded; the partition's next leader carries it out");
+      // the same request the admin UI records: the partition's next leader writes the checkpoint (CheckpointResetOwner)
+      assertThat(resets.pending("g", 2)).hasValueSatisfying(r -> {
+        assertThat(r.scn()).isEqualTo(1000);
+        assertThat(r.user()).endsWith("(cli)");
+      });
+      Run stale = Run.of(on("c3", "cluster", "group", "reset", "g", "--partition", "2", "--shift", "-10", "--expect-version", "-.-.paused"));
+      assertThat(stale.code()).isEqualTo(Gridway.USAGE);
+      assertThat(stale.err()).contains("the partition has no checkpoint to shift from");
+      Run replaced = Run.of(on("c3", "cluster", "group", "reset", "g", "--partition", "2", "--scn", "900", "--expect-version", "-.-.paused"));
+      assertThat(replaced.code()).isEqualTo(Gridway.USAGE);
+      assertThat(replaced.err()).contains("changed since the dry run (version -.-.paused, now -.1000.paused)");
+      assertThat(resets.pending("g", 2)).hasValueSatisfying(r -> assertThat(r.scn()).isEqualTo(1000));
+    }
 
     Run resumed = Run.of(on("c3", "cluster", "group", "resume", "g"));
     assertThat(resumed.code()).as(resumed.err()).isZero();

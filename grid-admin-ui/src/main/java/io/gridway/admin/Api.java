@@ -43,7 +43,7 @@ final class Api {
       Clock clock) {
     this.history = history;
     this.parked = parked;
-    this.resets = new PartitionResets(grid, relays, audit, clock);
+    this.resets = new PartitionResets(new ResetPlanner(grid, relays, new CommitTimes(java.time.Duration.ofSeconds(2)), clock), audit);
     this.relayProbe = relays;
     this.grid = grid;
     this.users = users;
@@ -122,6 +122,9 @@ final class Api {
     if (s.size() == 3 && m.equals("GET") && s.get(2).equals("parked")) {
       requireGroup(name);
       return json(HttpResponseStatus.OK, parked.list(name, intParam(request, "limit", 200, 1, 1000)));
+    }
+    if (s.size() == 4 && m.equals("POST") && s.get(2).equals("parked") && (s.get(3).equals("replay") || s.get(3).equals("discard"))) {
+      return parkedAction(request, session, name, s.get(3).equals("replay"));
     }
     if (s.size() == 3 && m.equals("GET") && s.get(2).equals("history")) {
       requireGroup(name);
@@ -285,12 +288,30 @@ final class Api {
 
   private Response createGroup(Request request, Sessions.Session session) {
     require(session, Role.OPERATOR, "create groups");
-    JsonNode body = jsonBody(request, Set.of("name", "partitions", "replicas"));
-    String name = requiredText(body, "name");
+    JsonNode body = jsonBody(request, Set.of("name", "partitions", "replicas", "policy"));
+    // the partition count from a policy: the group's partitions are the ones its rules route to, checked before it is stored
+    io.gridway.policy.Policy policy = null;
+    if (body.hasNonNull("policy")) {
+      try {
+        policy = policies.load(requiredText(body, "policy"));
+      } catch (io.gridway.policy.PolicyException e) {
+        throw ApiException.badField("policy", e.getMessage());
+      }
+    }
+    String name = policy != null && !body.hasNonNull("name") ? policy.name() : requiredText(body, "name");
     if (!NAME.matcher(name).matches()) {
       throw ApiException.badField("name", "'" + name + "' must be 1-100 of [A-Za-z0-9_.-], starting alphanumeric");
     }
-    int partitions = requiredInt(body, "partitions", 1, 0x10000);
+    int partitions;
+    if (policy == null) {
+      partitions = requiredInt(body, "partitions", 1, 0x10000);
+    } else {
+      partitions = policy.partitionsUsed();
+      if (body.hasNonNull("partitions") && requiredInt(body, "partitions", 1, 0x10000) != partitions) {
+        throw ApiException.badField("partitions", "policy " + policy.name() + " routes to " + partitions + " partitions, not "
+            + body.get("partitions").asInt() + ": leave partitions out to take the policy's");
+      }
+    }
     int replicas = body.has("replicas") ? requiredInt(body, "replicas", 1, 100) : 2;
     if (groupViews().containsKey(name)) {
       throw ApiException.conflict("group '" + name + "' already exists; change its replicas with PUT, or delete it first");
@@ -301,7 +322,11 @@ final class Api {
       return null;
     });
     GroupView after = requireGroup(name);
-    audit.record(session.user(), "group.create", "group " + name, null, after.spec());
+    Map<String, Object> created = new LinkedHashMap<>(after.spec());
+    if (policy != null) {
+      created.put("partitionsFromPolicy", policy.name());
+    }
+    audit.record(session.user(), "group.create", "group " + name, null, created);
     return json(HttpResponseStatus.CREATED, after);
   }
 
@@ -371,6 +396,36 @@ final class Api {
     audit.record(session.user(), pause ? "partition.pause" : "partition.resume", "group " + name + " partition " + partition,
         Map.of("paused", before.pausedPartitions().contains(partition)), Map.of("paused", pause));
     return json(HttpResponseStatus.OK, requireGroup(name));
+  }
+
+  /**
+   * Replays or discards a group's parked changes — all of them, one source table's ({@code table}), or one key's of a
+   * table ({@code table} and {@code key}) — through {@link ParkedRows}, i.e. the JDBC applier's {@code ParkedChanges}.
+   */
+  private Response parkedAction(Request request, Sessions.Session session, String name, boolean replay) {
+    require(session, Role.OPERATOR, replay ? "replay parked changes" : "discard parked changes");
+    JsonNode body = jsonBody(request, Set.of("table", "key"));
+    String table = body.hasNonNull("table") ? requiredText(body, "table") : null;
+    String key = body.hasNonNull("key") ? requiredText(body, "key") : null;
+    if (key != null && table == null) {
+      throw ApiException.badField("key", "a key needs its table (give table too)");
+    }
+    requireGroup(name);
+    io.gridway.applier.jdbc.ParkedChanges.Selection selection = new io.gridway.applier.jdbc.ParkedChanges.Selection(table, key);
+    Map<String, Object> what = new LinkedHashMap<>();
+    what.put("table", table);
+    what.put("key", key);
+    String target = "group " + name + " parked changes";
+    if (replay) {
+      ParkedRows.Replayed done = parked.replay(name, selection);
+      what.put("parked", done.selected());
+      audit.record(session.user(), "parked.replay", target, what, Map.of("applied", done.applied(), "stillParked", done.stillParked().size()));
+      return json(HttpResponseStatus.OK, done);
+    }
+    ParkedRows.Discarded done = parked.discard(name, selection);
+    what.put("parked", done.discarded());
+    audit.record(session.user(), "parked.discard", target, what, Map.of("discarded", done.discarded()));
+    return json(HttpResponseStatus.OK, done);
   }
 
   // ---- checks ----

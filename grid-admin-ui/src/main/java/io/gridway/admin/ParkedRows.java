@@ -16,8 +16,9 @@ import java.util.Map;
  * A group's parked (dead-letter) changes with the reason each was refused, read from its target through the JDBC
  * applier's {@link ParkedChanges} (what {@code gridway parked list} uses) with the group's own consumer file, named in
  * the admin configuration ({@link AdminSettings#consumerConfigs}). The file is read on every request, so a changed
- * target or password is picked up; the connection is opened for the request and closed after it. Only listing: the
- * rows' event images are not returned (they hold the data), and nothing is written. Thread-safe.
+ * target or password is picked up; the connection is opened for the request and closed after it. Lists them (without
+ * the rows' event images, which hold the data), replays or discards them — {@link ParkedChanges}'s own operations, as
+ * {@code gridway parked replay|discard} runs them. Thread-safe.
  */
 final class ParkedRows {
   private final Map<String, Path> configs;
@@ -38,7 +39,67 @@ final class ParkedRows {
   /** @param truncated more rows are parked than {@code limit} */
   record Page(String group, List<Row> rows, boolean truncated) {}
 
+  /**
+   * What a replay did.
+   *
+   * @param selected how many parked changes the selection held before
+   * @param applied how many were applied (and removed)
+   * @param stillParked the keys left parked, each with the reason its first change was refused again
+   */
+  record Replayed(String group, int selected, int applied, List<String> stillParked) {}
+
+  /** What a discard did. */
+  record Discarded(String group, int discarded) {}
+
   Page list(String group, int limit) {
+    return withTarget(group, "read", parked -> {
+      List<ParkedChanges.Parked> rows = parked.list(ParkedChanges.Selection.all(), limit + 1);
+      return new Page(group, rows.stream().limit(limit).map(ParkedRows::row).toList(), rows.size() > limit);
+    });
+  }
+
+  /**
+   * Applies the selected parked changes again through the JDBC applier as the group's consumer file configures it now
+   * ({@link ParkedChanges#replay}, what {@code gridway parked replay} does).
+   *
+   * @throws ApiException 404 when nothing parked is selected
+   */
+  Replayed replay(String group, ParkedChanges.Selection selection) {
+    return withTarget(group, "replay", parked -> {
+      int selected = requireSome(group, selection, parked);
+      ParkedChanges.Replayed r = parked.replay(selection);
+      return new Replayed(group, selected, r.applied(), r.stillParked());
+    });
+  }
+
+  /** Removes the selected parked changes without applying them ({@link ParkedChanges#discard}). */
+  Discarded discard(String group, ParkedChanges.Selection selection) {
+    return withTarget(group, "discard", parked -> {
+      requireSome(group, selection, parked);
+      return new Discarded(group, parked.discard(selection));
+    });
+  }
+
+  private static int requireSome(String group, ParkedChanges.Selection selection, ParkedChanges parked) throws SQLException {
+    int n = parked.list(selection).size();
+    if (n == 0) {
+      throw ApiException.notFound("group " + group + " has no parked change" + (selection.table() == null ? ""
+          : " of table " + selection.table() + (selection.key() == null ? "" : " with key " + selection.key())));
+    }
+    return n;
+  }
+
+  private static Row row(ParkedChanges.Parked p) {
+    return new Row(p.id(), p.partition(), Long.toUnsignedString(p.scn()), p.sourceTable(), p.targetTable(), p.op(), p.key(),
+        p.reason(), p.parkedAt().toString());
+  }
+
+  /** Work on a group's parked changes. */
+  private interface Work<T> {
+    T run(ParkedChanges parked) throws SQLException;
+  }
+
+  private <T> T withTarget(String group, String what, Work<T> work) {
     Path file = configs.get(group);
     if (file == null) {
       throw ApiException.conflict("the admin service has no consumer file for group " + group + ": name it under "
@@ -61,14 +122,13 @@ final class ParkedRows {
       throw ApiException.conflict(file + " is the consumer file of group " + service.consumer().group() + ", not " + group);
     }
     try (JdbcService target = JdbcService.start(service.consumer(), jdbc, new SimpleMeterRegistry())) {
-      List<ParkedChanges.Parked> parked = new ParkedChanges(target).list(ParkedChanges.Selection.all(), limit + 1);
-      List<Row> rows = parked.stream().limit(limit).map(p -> new Row(p.id(), p.partition(), Long.toUnsignedString(p.scn()),
-          p.sourceTable(), p.targetTable(), p.op(), p.key(), p.reason(), p.parkedAt().toString())).toList();
-      return new Page(group, rows, parked.size() > limit);
+      return work.run(new ParkedChanges(target));
+    } catch (ApiException e) {
+      throw e;
     } catch (SQLException | RuntimeException e) {
       // the message names the target; the password is never part of it
       throw new ApiException(io.netty.handler.codec.http.HttpResponseStatus.SERVICE_UNAVAILABLE, "target-unavailable", null,
-          "cannot read the parked changes of group " + group + " from its target: " + e.getMessage());
+          "cannot " + what + " the parked changes of group " + group + " in its target: " + e.getMessage());
     }
   }
 }

@@ -44,6 +44,16 @@ final class PolicyTools {
         row, "--op", op}, print, print));
   }
 
+  /**
+   * A pasted policy loaded as {@code gridway cluster group create --policy} loads it (every rule checked), for a group
+   * whose partition count it gives ({@link io.gridway.policy.Policy#partitionsUsed()}).
+   *
+   * @throws io.gridway.policy.PolicyException naming the line and what is wrong, the file shown as {@code policy.yaml}
+   */
+  io.gridway.policy.Policy load(String policy) throws io.gridway.policy.PolicyException {
+    return loader().parse("policy.yaml", policy);
+  }
+
   private static PolicyLoader loader() {
     return PolicyLoader.create().withEnvironment(name -> PLACEHOLDER_KEY);
   }

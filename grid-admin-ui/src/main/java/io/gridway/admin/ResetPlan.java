@@ -15,18 +15,50 @@ import java.util.List;
  * @param scnDistance how far, in SCN distance, or {@code null}; within one binlog file it is bytes of the log
  * @param relayOldestScn the oldest SCN the relays of the source still hold, or {@code null} (no relay answered)
  * @param relayNewestScn the newest SCN they have, or {@code null}
+ * @param time for a reset to a time, the commit it found, else {@code null}
  * @param warnings what the operator should know before confirming
  * @param version the partition's reset state this plan was made from; a confirmation must carry it (If-Match)
  */
-record ResetPlan(String group, int partition, boolean paused, String currentScn, String targetScn, String change,
-    String scnDistance, String relayOldestScn, String relayNewestScn, PendingReset pending, List<String> warnings,
-    String version) {
+public record ResetPlan(String group, int partition, boolean paused, String currentScn, String targetScn, String change,
+    String scnDistance, String relayOldestScn, String relayNewestScn, TimeMatch time, PendingReset pending,
+    List<String> warnings, String version) {
 
   /** A reset asked for and not carried out yet. */
-  record PendingReset(String scn, String user, long requestedMillis) {}
+  public record PendingReset(String scn, String user, long requestedMillis) {}
+
+  /**
+   * How a reset to a time found its SCN ({@link CommitTimes}).
+   *
+   * @param asked the time asked for
+   * @param firstScn the first window committed at or after it; the partition restarts with it
+   * @param firstCommitTime that window's source commit time
+   */
+  public record TimeMatch(String asked, String firstScn, String firstCommitTime) {}
+
+  /** The plan as {@code gridway cluster group reset} prints it: the dry run's rows, then its warnings. */
+  public String text() {
+    StringBuilder b = new StringBuilder();
+    b.append("group ").append(group).append(" partition ").append(partition).append(paused ? " (paused)" : " (running)").append('\n');
+    if (time != null) {
+      b.append("  time asked      ").append(time.asked()).append('\n');
+      b.append("  first commit    SCN ").append(time.firstScn()).append(" at ").append(time.firstCommitTime()).append('\n');
+    }
+    b.append("  from SCN        ").append(currentScn == null ? "none" : currentScn).append('\n');
+    b.append("  to SCN          ").append(targetScn).append(" (restarts just after it)").append('\n');
+    b.append("  change          ").append(change).append(scnDistance == null ? "" : ", SCN distance " + scnDistance).append('\n');
+    b.append("  relays hold     ").append(relayOldestScn == null ? "unknown" : relayOldestScn + " … " + relayNewestScn).append('\n');
+    if (pending != null) {
+      b.append("  waiting reset   ").append(pending.scn()).append(" (asked by ").append(pending.user()).append(")\n");
+    }
+    for (String w : warnings) {
+      b.append("  warning: ").append(w).append('\n');
+    }
+    b.append("  version         ").append(version).append('\n');
+    return b.toString();
+  }
 
   static ResetPlan of(String group, int partition, boolean paused, Long current, long target, Long relayOldest,
-      Long relayNewest, PendingReset pending, String version) {
+      Long relayNewest, TimeMatch time, PendingReset pending, String version) {
     List<String> warnings = new ArrayList<>();
     String change;
     String distance = null;
@@ -65,6 +97,6 @@ record ResetPlan(String group, int partition, boolean paused, String currentScn,
     }
     return new ResetPlan(group, partition, paused, current == null ? null : Long.toUnsignedString(current),
         Long.toUnsignedString(target), change, distance, relayOldest == null ? null : Long.toUnsignedString(relayOldest),
-        relayNewest == null ? null : Long.toUnsignedString(relayNewest), pending, List.copyOf(warnings), version);
+        relayNewest == null ? null : Long.toUnsignedString(relayNewest), time, pending, List.copyOf(warnings), version);
   }
 }

@@ -10,7 +10,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeAll;
@@ -152,6 +154,19 @@ class AdminApiIT {
     assertThat(log).contains("\"action\":\"group.create\",\"target\":\"group audit-me\",\"before\":null")
         .contains("\"action\":\"group.delete\",\"target\":\"group audit-me\"");
     assertThat(log).contains("\"before\":{").contains("\"replicas\":1").contains("\"replicas\":2");
+
+    // the partition count from a policy, checked before anything is stored; its name unless one is given
+    String split = "name: split-3\nversion: 1\ninclude: ['shop.*']\nrules:\n  - name: split\n    tables: [shop.orders]\n"
+        + "    partition: {key-hash: 3}\n";
+    assertProblem(api.send("POST", "/api/v1/groups", "{\"policy\":" + ApiClient.quote("name: x\nrules: [") + "}"), 400, "policy");
+    assertProblem(api.send("POST", "/api/v1/groups", "{\"policy\":" + ApiClient.quote(split) + ",\"partitions\":4}"), 400, "partitions");
+    assertThat(api.get("/api/v1/groups/split-3").status()).as("nothing stored").isEqualTo(404);
+    ApiClient.Answer fromPolicy = api.send("POST", "/api/v1/groups", "{\"policy\":" + ApiClient.quote(split) + ",\"replicas\":1}");
+    assertThat(fromPolicy.status()).as("%s", fromPolicy.body()).isEqualTo(201);
+    assertThat(fromPolicy.body().get("name").asText()).isEqualTo("split-3");
+    assertThat(fromPolicy.body().get("partitions").asInt()).isEqualTo(3);
+    assertThat(Files.readString(grid.stateDir.resolve("audit.log"))).contains("\"partitionsFromPolicy\":\"split-3\"");
+    assertThat(api.send("DELETE", "/api/v1/groups/split-3", null, fromPolicy.body().get("version").asText()).status()).isEqualTo(204);
   }
 
   @Test
@@ -231,7 +246,9 @@ class AdminApiIT {
     ApiClient api = grid.loggedInAdmin();
     String reset = "/api/v1/groups/orders/partitions/0/reset";
     assertProblem(api.send("POST", reset, "{\"to\":\"yesterday\"}"), 400, "to");
-    assertProblem(api.send("POST", reset, "{\"to\":\"time\",\"time\":\"2026-01-01T00:00:00Z\"}"), 400, "to");
+    assertProblem(api.send("POST", reset, "{\"to\":\"time\",\"time\":\"yesterday\"}"), 400, "time");
+    assertProblem(api.send("POST", reset, "{\"to\":\"time\"}"), 400, "time");
+    assertProblem(api.send("POST", reset, "{\"to\":\"time\",\"time\":5}"), 400, "time");
     assertProblem(api.send("POST", reset, "{\"to\":\"scn\",\"scn\":\"-5\"}"), 400, "scn");
     assertProblem(api.send("POST", reset, "{\"to\":\"scn\"}"), 400, "scn");
     assertProblem(api.send("POST", reset, "{\"to\":\"shift\",\"shift\":\"ten\"}"), 400, "shift");
@@ -267,6 +284,40 @@ class AdminApiIT {
     assertThat(Long.compareUnsigned(Long.parseUnsignedLong(latest.get("targetScn").asText()), newest)).isGreaterThanOrEqualTo(0);
     assertThat(latest.get("relayOldestScn").isNull()).isFalse();
     assertThat(latest.get("change").asText()).isIn("skip", "replay");
+  }
+
+  @Test
+  void aResetToATimeStartsWithTheFirstCommitAtOrAfterItAndRefusesTimesTheRelaysDoNotKnow() throws Exception {
+    ApiClient api = grid.loggedInAdmin();
+    String reset = "/api/v1/groups/orders/partitions/3/reset";
+    List<TestGrid.Window> windows = grid.relayWindows(20);
+    // a time between two windows' commit times, and one equal to a window's: the first at or after it is the answer
+    List<Integer> rising = java.util.stream.IntStream.range(2, windows.size() - 1)
+        .filter(i -> windows.get(i).commitMicros() > windows.get(i - 1).commitMicros()).boxed().toList();
+    assertThat(rising).as("the synthetic source commits 20 times a second").hasSizeGreaterThan(2);
+    for (int i : new int[] {rising.get(rising.size() / 2), rising.get(rising.size() - 1)}) {
+      TestGrid.Window before = windows.get(i - 1);
+      TestGrid.Window first = windows.get(i);
+      for (long micros : new long[] {before.commitMicros() + 1, first.commitMicros()}) {
+        String time = Instant.ofEpochSecond(micros / 1_000_000, micros % 1_000_000 * 1000).toString();
+        ApiClient.Answer plan = api.send("POST", reset, "{\"to\":\"time\",\"time\":\"" + time + "\"}");
+        assertThat(plan.status()).as("%s", plan.body()).isEqualTo(200);
+        assertThat(plan.body().get("time").get("asked").asText()).isEqualTo(time);
+        assertThat(plan.body().get("time").get("firstScn").asText()).isEqualTo(Long.toUnsignedString(first.scn()));
+        assertThat(plan.body().get("time").get("firstCommitTime").asText()).isEqualTo(first.commitTime().toString());
+        // the checkpoint restarts just after it: the window before the first one
+        assertThat(plan.body().get("targetScn").asText()).isEqualTo(Long.toUnsignedString(before.scn()));
+        int c = Long.compareUnsigned(before.scn(), Long.parseUnsignedLong(plan.body().get("currentScn").asText()));
+        assertThat(plan.body().get("change").asText()).isEqualTo(c < 0 ? "replay" : c > 0 ? "skip" : "none");
+      }
+    }
+    ApiClient.Answer early = api.send("POST", reset, "{\"to\":\"time\",\"time\":\"" + windows.get(0).commitTime() + "\"}");
+    assertProblem(early, 409, "time");
+    assertThat(early.body().get("detail").asText()).contains("at or before the oldest commit the relays hold")
+        .contains("give an SCN");
+    ApiClient.Answer late = api.send("POST", reset, "{\"to\":\"time\",\"time\":\"" + Instant.now().plusSeconds(3600) + "\"}");
+    assertProblem(late, 409, "time");
+    assertThat(late.body().get("detail").asText()).contains("nothing committed at or after").contains("use latest");
   }
 
   @Test
@@ -332,6 +383,31 @@ class AdminApiIT {
     assertThat(row.has("event")).as("the row's data stays in the target").isFalse();
     assertThat(api.get("/api/v1/groups/orders/parked").body().toString()).doesNotContain("pg.pw").doesNotContain("jdbc:");
     assertProblem(api.get("/api/v1/groups/orders/parked?limit=0"), 400, "limit");
+
+    // replay and discard: ParkedChanges's own operations, operators only, audited
+    assertThat(api.send("POST", "/api/v1/users", "{\"name\":\"pat\",\"role\":\"viewer\",\"password\":\"viewer-password-2\"}").status())
+        .isEqualTo(201);
+    ApiClient viewer = new ApiClient(grid.admin.url());
+    assertThat(viewer.login("pat", "viewer-password-2").status()).isEqualTo(200);
+    ApiClient.Answer refused = viewer.send("POST", "/api/v1/groups/orders/parked/discard", "{\"table\":\"shop.t\",\"key\":\"id=5\"}");
+    assertThat(refused.status()).isEqualTo(403);
+    assertThat(refused.body().get("detail").asText()).contains("discard parked changes takes the operator role");
+    assertThat(viewer.send("POST", "/api/v1/groups/orders/parked/replay", "{}").status()).isEqualTo(403);
+    assertProblem(api.send("POST", "/api/v1/groups/orders/parked/replay", "{\"key\":\"id=5\"}"), 400, "key");
+    assertProblem(api.send("POST", "/api/v1/groups/orders/parked/replay", "{\"id\":5}"), 400, "id");
+    // this row holds no frames the applier could apply: the target "refuses" it again and it stays parked, with the reason
+    JsonNode replayed = api.send("POST", "/api/v1/groups/orders/parked/replay", "{\"table\":\"shop.t\",\"key\":\"id=5\"}").body();
+    assertThat(replayed.get("selected").asInt()).isEqualTo(1);
+    assertThat(replayed.get("applied").asInt()).isZero();
+    assertThat(replayed.get("stillParked").get(0).asText()).startsWith("shop.t id=5 (SCN 77): ");
+    JsonNode discarded = api.send("POST", "/api/v1/groups/orders/parked/discard", "{\"table\":\"shop.t\",\"key\":\"id=5\"}").body();
+    assertThat(discarded.get("discarded").asInt()).isEqualTo(1);
+    assertThat(api.get("/api/v1/groups/orders/parked").body().get("rows").findValuesAsText("key")).doesNotContain("id=5").contains("id=6");
+    assertThat(api.send("POST", "/api/v1/groups/orders/parked/discard", "{\"table\":\"shop.t\",\"key\":\"id=5\"}").status())
+        .isEqualTo(404);
+    assertThat(Files.readString(grid.stateDir.resolve("audit.log")))
+        .contains("\"action\":\"parked.replay\",\"target\":\"group orders parked changes\",\"before\":{\"table\":\"shop.t\",\"key\":\"id=5\",\"parked\":1},\"after\":{")
+        .contains("\"action\":\"parked.discard\",\"target\":\"group orders parked changes\",\"before\":{\"table\":\"shop.t\",\"key\":\"id=5\",\"parked\":1},\"after\":{\"discarded\":1}");
     ApiClient.Answer noFile = api.send("POST", "/api/v1/groups", "{\"name\":\"no-file\",\"partitions\":1,\"replicas\":1}");
     assertThat(api.get("/api/v1/groups/no-file/parked").body().get("detail").asText()).contains("consumerConfigs in admin.yaml");
     assertThat(noFile.status()).isEqualTo(201);

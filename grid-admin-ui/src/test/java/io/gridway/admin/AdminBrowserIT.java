@@ -23,6 +23,7 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -31,6 +32,7 @@ import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.logging.LoggingPreferences;
 import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -93,6 +95,22 @@ class AdminBrowserIT {
     return new WebDriverWait(browser, Duration.ofSeconds(20)).until(ExpectedConditions.visibilityOfElementLocated(By.id(id)));
   }
 
+  /**
+   * Clicks {@code id} once it is shown. The groups page renders itself again every 5 s (and after each action), which
+   * can replace the element between finding and clicking it: then it is found and clicked again (a click that threw
+   * did not happen).
+   */
+  private void click(String id) {
+    new WebDriverWait(browser, Duration.ofSeconds(20)).ignoring(StaleElementReferenceException.class).until(d -> {
+      WebElement e = d.findElement(By.id(id));
+      if (!e.isDisplayed()) {
+        return false;
+      }
+      e.click();
+      return true;
+    });
+  }
+
   private void logIn(String user, String password) {
     visible("login-user").sendKeys(user);
     // keyboard only: Enter in the password field submits the form
@@ -139,7 +157,7 @@ class AdminBrowserIT {
     screenshot("groups");
 
     browser.manage().window().setSize(new Dimension(420, 800));
-    assertThat(visible("pause-orders-0").isDisplayed()).isTrue();
+    visible("pause-orders-0");
     screenshot("groups-narrow");
   }
 
@@ -147,12 +165,12 @@ class AdminBrowserIT {
   void pausingAPartitionInTheBrowserStopsItsConsumerAndResumingStartsItAgain() throws Exception {
     logIn("admin", grid.adminPassword());
     browser.findElement(By.id("nav-groups")).click();
-    visible("pause-orders-2").click();
+    click("pause-orders-2");
     visible("resume-orders-2");
     await().atMost(PATIENCE).until(() -> !grid.leaders.containsKey(2));
     assertThat(cellText(2, ".state")).isEqualTo("paused");
 
-    visible("resume-orders-2").click();
+    click("resume-orders-2");
     visible("pause-orders-2");
     await().atMost(PATIENCE).until(() -> grid.leaders.size() == 4);
 
@@ -198,9 +216,30 @@ class AdminBrowserIT {
     new WebDriverWait(browser, Duration.ofSeconds(20)).until(ExpectedConditions.textToBe(By.id("create-message"),
         "partitions: 0 is out of range 1..65536"));
     assertThat(browser.switchTo().activeElement().getAttribute("id")).isEqualTo("new-partitions");
+    browser.executeScript("document.getElementById('create-message').scrollIntoView({block: 'center'});");
     screenshot("create-group-error");
     ApiClient api = grid.loggedInAdmin();
     assertThat(api.get("/api/v1/groups/shop").status()).isEqualTo(404);
+
+    // the partition count from a pasted policy: a broken one is refused with the policy engine's message
+    WebElement name = browser.findElement(By.id("new-name"));
+    name.clear();
+    browser.findElement(By.id("new-partitions")).clear();
+    browser.executeScript("document.getElementById('new-policy').value = arguments[0];", "name: x\nrules: [");
+    browser.findElement(By.id("create-submit")).click();
+    new WebDriverWait(browser, Duration.ofSeconds(20)).until(ExpectedConditions.textToBePresentInElementLocated(By.id("create-message"),
+        "policy: "));
+    assertThat(browser.switchTo().activeElement().getAttribute("id")).isEqualTo("new-policy");
+    browser.executeScript("document.getElementById('new-policy').value = arguments[0];", "name: browser-split\nversion: 1\n"
+        + "include: ['shop.*']\nrules:\n  - name: split\n    tables: [shop.orders]\n    partition: {key-hash: 3}\n");
+    browser.findElement(By.id("create-submit")).click();
+    new WebDriverWait(browser, Duration.ofSeconds(20)).until(ExpectedConditions.textToBe(By.id("create-message"),
+        "group browser-split created with 3 partitions"));
+    assertThat(visible("group-browser-split").getText()).contains("browser-split — 3 partitions, 2 replicas");
+    browser.executeScript("document.getElementById('create-message').scrollIntoView({block: 'center'});");
+    screenshot("create-group-policy");
+    assertThat(api.send("DELETE", "/api/v1/groups/browser-split", null,
+        api.get("/api/v1/groups/browser-split").body().get("version").asText()).status()).isEqualTo(204);
   }
 
   @Test
@@ -217,6 +256,11 @@ class AdminBrowserIT {
     assertThat(browser.findElement(By.id("create-group")).isDisplayed()).isFalse();
     assertThat(browser.findElement(By.id("who-name")).getText()).isEqualTo("vic (viewer)");
     screenshot("groups-viewer");
+    grid.parkedTarget();
+    browser.findElement(By.id("show-parked-orders")).click();
+    new WebDriverWait(browser, Duration.ofSeconds(20)).until(d -> !d.findElement(By.id("parked-summary")).getText().isEmpty());
+    assertThat(browser.findElement(By.id("parked-actions")).isDisplayed()).as("no replay or discard for a viewer").isFalse();
+    assertThat(browser.findElements(By.cssSelector("#parked button"))).isEmpty();
 
     browser.findElement(By.id("logout")).click();
     visible("login-page");
@@ -228,11 +272,11 @@ class AdminBrowserIT {
     expectedConsoleErrors.add("/reset - Failed to load resource: the server responded with a status of 409");
     logIn("admin", grid.adminPassword());
     browser.findElement(By.id("nav-groups")).click();
-    visible("pause-orders-0").click();
+    click("pause-orders-0");
     visible("resume-orders-0");
     await().atMost(PATIENCE).until(() -> !grid.leaders.containsKey(0));
     try {
-      visible("reset-orders-0").click();
+      click("reset-orders-0");
       WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
       wait.until(ExpectedConditions.attributeToBe(By.id("reset-scn"), "value", "1000"));
       assertThat(visible("reset-current").getText()).contains("Checkpoint now: 1000").contains("paused");
@@ -244,6 +288,22 @@ class AdminBrowserIT {
           .contains("SCN distance 50");
       assertThat(browser.findElement(By.id("reset-warnings")).getText()).contains("applied again");
       screenshot("reset-dry-run");
+
+      // to a time: the first commit at or after it, from the commit times of the relay's buffer
+      List<TestGrid.Window> windows = grid.relayWindows(10);
+      TestGrid.Window before = windows.get(windows.size() - 2);
+      TestGrid.Window first = windows.get(windows.size() - 1);
+      new Select(browser.findElement(By.id("reset-to"))).selectByValue("time");
+      WebElement time = visible("reset-time");
+      time.clear();
+      time.sendKeys(first.commitTime().toString(), Keys.ENTER);
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("reset-plan-table"), "First commit at or after it"));
+      assertThat(browser.findElement(By.id("reset-plan-table")).getText()).contains("SCN " + Long.toUnsignedString(first.scn()))
+          .contains("To SCN " + Long.toUnsignedString(before.scn())).contains("Time asked " + first.commitTime());
+      screenshot("reset-time-dry-run");
+      new Select(browser.findElement(By.id("reset-to"))).selectByValue("scn");
+      browser.findElement(By.id("reset-dry-run")).click();
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("reset-plan-table"), "To SCN 950"));
 
       // another operator asks for a different reset meanwhile: confirming the old dry run is refused with the reason
       ApiClient other = grid.loggedInAdmin();
@@ -260,7 +320,7 @@ class AdminBrowserIT {
       wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("reset-message"), "reset to 950 recorded"));
       assertThat(browser.findElement(By.id("reset-current")).getText()).contains("reset to 950 (asked by admin)");
     } finally {
-      visible("resume-orders-0").click();
+      click("resume-orders-0");
     }
     await().atMost(PATIENCE).until(() -> grid.leaders.containsKey(0));
     assertThat(grid.checkpoint(0)).isEqualTo(950);
@@ -280,13 +340,13 @@ class AdminBrowserIT {
     assertThat(relays).contains("relay1").contains("shop").contains("UP").contains(" … ");
     screenshot("relays");
 
-    visible("disable-c2").click();
+    click("disable-c2");
     visible("enable-c2");
     try {
       await().atMost(PATIENCE).untilAsserted(() -> assertThat(grid.leaders.values()).containsOnly("c1").hasSize(4));
       assertThat(browser.findElement(By.id("instances")).getText()).containsPattern("c2 .* no ");
     } finally {
-      visible("enable-c2").click();
+      click("enable-c2");
     }
     visible("disable-c2");
     await().atMost(PATIENCE).until(() -> grid.leaders.size() == 4);
@@ -317,7 +377,7 @@ class AdminBrowserIT {
     expectedConsoleErrors.add("/api/v1/groups/orders - Failed to load resource: the server responded with a status of 409");
     logIn("admin", grid.adminPassword());
     browser.findElement(By.id("nav-groups")).click();
-    visible("edit-orders").click();
+    click("edit-orders");
     WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
     wait.until(ExpectedConditions.attributeToBe(By.id("edit-replicas"), "value", "2"));
     // another operator pauses a partition meanwhile: the group's version changes
@@ -344,11 +404,25 @@ class AdminBrowserIT {
     grid.park(91, "id=91", "value too long for column v (varchar 40)");
     logIn("admin", grid.adminPassword());
     browser.findElement(By.id("nav-groups")).click();
-    visible("show-parked-orders").click();
+    click("show-parked-orders");
     new WebDriverWait(browser, Duration.ofSeconds(20)).until(ExpectedConditions.textToBePresentInElementLocated(By.id("parked"),
         "value too long for column v (varchar 40)"));
     assertThat(browser.findElement(By.id("parked")).getText()).contains("id=91").contains("shop.t").contains("INSERT");
+    long id = grid.loggedInAdmin().get("/api/v1/groups/orders/parked").body().get("rows").findParents("key").stream()
+        .filter(r -> r.get("key").asText().equals("id=91")).findFirst().orElseThrow().get("id").asLong();
+    WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+    // this row holds no frames the applier could apply: replayed, it stays parked and the page says why
+    click("parked-replay-" + id);
+    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("parked-message"), "replayed 0 of 1 parked change; still parked: shop.t id=91"));
     screenshot("parked");
+    click("parked-discard-" + id);
+    WebElement confirm = visible("parked-discard-confirm");
+    assertThat(confirm.getText()).isEqualTo("Discard the parked changes of shop.t id=91 for good");
+    assertThat(browser.findElement(By.id("parked")).getText()).as("nothing discarded before the confirmation").contains("id=91");
+    confirm.click();
+    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("parked-message"), "discarded 1 parked change"));
+    wait.until(d -> !d.findElement(By.id("parked")).getText().contains("id=91"));
+    assertThat(Files.readString(grid.stateDir.resolve("audit.log"))).contains("\"action\":\"parked.discard\"");
   }
 
   @Test

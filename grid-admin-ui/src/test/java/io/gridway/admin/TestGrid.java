@@ -173,6 +173,27 @@ final class TestGrid implements AutoCloseable {
         + "'INSERT', '" + key + "', '" + reason + "', '{\"op\":\"insert\"}', now())");
   }
 
+  /** A window of the relay's buffer: its SCN and source commit time (microseconds). */
+  record Window(long scn, long commitMicros) {
+    java.time.Instant commitTime() {
+      return java.time.Instant.ofEpochSecond(commitMicros / 1_000_000, commitMicros % 1_000_000 * 1000);
+    }
+  }
+
+  /**
+   * Waits until the relay holds at least {@code n} windows and returns them in SCN order, decoded from its events
+   * endpoint by the wire format's own reader (independent of the admin's commit-time lookup).
+   */
+  List<Window> relayWindows(int n) {
+    return org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> {
+      java.net.http.HttpResponse<byte[]> r = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+          java.net.URI.create(relay.endpoint() + "/v1/sources/shop/events?since=0&waitMs=0&maxBytes=16777216")).build(),
+          java.net.http.HttpResponse.BodyHandlers.ofByteArray());
+      return io.gridway.core.wire.FrameReader.readTransactions(java.nio.ByteBuffer.wrap(r.body())).transactions().stream()
+          .map(t -> new Window(t.scn().value(), t.commitTimeMicros())).toList();
+    }, w -> w.size() >= n);
+  }
+
   String adminPassword() throws java.io.IOException {
     return Files.readString(admin.initialPasswordFile()).trim();
   }

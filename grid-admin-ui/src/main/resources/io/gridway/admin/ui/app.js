@@ -90,6 +90,9 @@ async function start() {
   $('policy-form').addEventListener('submit', (event) => { event.preventDefault(); runPolicy('validate'); });
   $('policy-explain').addEventListener('click', () => runPolicy('explain'));
   $('parked-close').addEventListener('click', () => { $('parked-panel').hidden = true; });
+  $('parked-replay-all').addEventListener('click', () => parkedAct('replay', {}));
+  $('parked-discard-all').addEventListener('click', () => askDiscard({}, 'all parked changes of the group'));
+  $('parked-discard-confirm').addEventListener('click', () => parkedAct('discard', parked.discard));
   $('edit-close').addEventListener('click', () => { $('edit-group-form').hidden = true; });
   $('reset-form').addEventListener('submit', (event) => { event.preventDefault(); resetDryRun(); });
   $('reset-to').addEventListener('change', showResetInputs);
@@ -288,17 +291,22 @@ async function createGroup(event) {
   // sent as typed: the server validates and its message is shown as it is
   const number = (v) => (/^-?\d+$/.test(v.trim()) ? Number(v) : v);
   try {
-    const g = await api('POST', '/groups', {
-      name: $('new-name').value, partitions: number($('new-partitions').value), replicas: number($('new-replicas').value),
-    });
-    sayAtForm(`group ${g.name} created`, true);
+    const body = { replicas: number($('new-replicas').value) };
+    const policy = $('new-policy').value;
+    // with a policy, its partition count (and its name, when none is typed); without, the typed count
+    if (policy.trim()) body.policy = policy;
+    if ($('new-name').value.trim() || !policy.trim()) body.name = $('new-name').value;
+    if ($('new-partitions').value.trim() || !policy.trim()) body.partitions = number($('new-partitions').value);
+    const g = await api('POST', '/groups', body);
+    sayAtForm(`group ${g.name} created with ${g.partitions} partitions`, true);
     $('new-name').value = '';
     $('new-partitions').value = '';
+    $('new-policy').value = '';
     await renderGroups();
   } catch (e) {
     sayAtForm(e.message);
     if (e.field) {
-      const input = { name: 'new-name', partitions: 'new-partitions', replicas: 'new-replicas' }[e.field];
+      const input = { name: 'new-name', partitions: 'new-partitions', replicas: 'new-replicas', policy: 'new-policy' }[e.field];
       if (input) $(input).focus();
     }
   }
@@ -329,24 +337,67 @@ async function runPolicy(what) {
 
 // ---- a group's parked changes, read from its target ----
 
-async function showParked(group) {
+const parked = { group: null, discard: null };
+
+function sayAtParked(text, ok = false) {
+  const m = $('parked-message');
+  m.textContent = text;
+  m.className = ok ? 'form-message ok' : 'form-message';
+  m.hidden = !text;
+}
+
+async function showParked(group, keepMessage = false) {
+  parked.group = group;
+  parked.discard = null;
+  $('parked-discard-confirm').hidden = true;
   $('parked-title').textContent = `Parked changes of ${group}`;
   $('parked-panel').hidden = false;
-  const m = $('parked-message');
-  m.hidden = true;
+  if (!keepMessage) sayAtParked('');
   try {
     const page = await api('GET', `/groups/${encodeURIComponent(group)}/parked?limit=200`);
-    fillTable($('parked'), page.rows.map((r) => [r.parkedAt, String(r.partition), r.scn, r.sourceTable === r.targetTable ? r.sourceTable
-      : `${r.sourceTable} → ${r.targetTable}`, r.op, r.key, r.reason]));
+    fillTable($('parked'), page.rows.map((r) => {
+      const key = { table: r.sourceTable, key: r.key };
+      const actions = canWrite() ? el('span', {},
+        button('Replay', `parked-replay-${r.id}`, () => parkedAct('replay', key), async () => {}), ' ',
+        button('Discard…', `parked-discard-${r.id}`, async () => askDiscard(key, `the parked changes of ${r.sourceTable} ${r.key}`), async () => {}))
+        : '';
+      return [r.parkedAt, String(r.partition), r.scn, r.sourceTable === r.targetTable ? r.sourceTable : `${r.sourceTable} → ${r.targetTable}`,
+        r.op, r.key, r.reason, actions];
+    }));
     $('parked-summary').textContent = page.rows.length === 0 ? 'Nothing parked.'
-      : `${page.rows.length}${page.truncated ? ' (the first; more are parked)' : ''} parked; gridway parked replay or discard acts on them.`;
+      : `${page.rows.length}${page.truncated ? ' (the first; more are parked)' : ''} parked.`
+        + (canWrite() ? ' Replay applies them again with the consumer\'s configuration as it is now; discard drops them.' : '');
+    $('parked-replay-all').disabled = page.rows.length === 0;
+    $('parked-discard-all').disabled = page.rows.length === 0;
   } catch (e) {
     fillTable($('parked'), []);
     $('parked-summary').textContent = '';
-    m.textContent = e.message;
-    m.hidden = false;
+    sayAtParked(e.message);
   }
   $('parked-panel').scrollIntoView();
+}
+
+// discarding drops changes for good: a second, explicit click
+function askDiscard(selection, what) {
+  parked.discard = selection;
+  const b = $('parked-discard-confirm');
+  b.textContent = `Discard ${what} for good`;
+  b.hidden = false;
+  b.focus();
+}
+
+async function parkedAct(what, selection) {
+  sayAtParked('');
+  try {
+    const done = await api('POST', `/groups/${encodeURIComponent(parked.group)}/parked/${what}`, selection);
+    const text = what === 'discard' ? `discarded ${done.discarded} parked change${done.discarded === 1 ? '' : 's'}`
+      : `replayed ${done.applied} of ${done.selected} parked change${done.selected === 1 ? '' : 's'}`
+        + (done.stillParked.length ? `; still parked: ${done.stillParked.join('; ')}` : '');
+    sayAtParked(text, what === 'discard' || done.stillParked.length === 0);
+  } catch (e) {
+    sayAtParked(e.message);
+  }
+  await showParked(parked.group, true);
 }
 
 // ---- change a group: the form keeps the version it was opened with ----
@@ -403,6 +454,7 @@ function showResetInputs() {
   const to = $('reset-to').value;
   $('reset-scn-label').hidden = to !== 'scn';
   $('reset-shift-label').hidden = to !== 'shift';
+  $('reset-time-label').hidden = to !== 'time';
   $('reset-confirm').disabled = true;
 }
 
@@ -415,6 +467,7 @@ async function openReset(group, partition) {
   const now = await api('GET', resetPath());
   $('reset-scn').value = now.currentScn ?? '';
   $('reset-shift').value = '0';
+  $('reset-time').value = new Date(Date.now() - 60_000).toISOString().replace(/\.\d+Z$/, 'Z');
   $('reset-to').value = 'scn';
   showResetInputs();
   describeCurrent(now);
@@ -434,6 +487,7 @@ function resetBody(dryRun) {
   const to = $('reset-to').value;
   const body = { to, dryRun };
   if (to === 'scn') body.scn = $('reset-scn').value.trim();
+  if (to === 'time') body.time = $('reset-time').value.trim();
   if (to === 'shift') {
     const v = $('reset-shift').value.trim();
     body.shift = /^[-+]?\d+$/.test(v) ? Number(v) : v;
@@ -443,8 +497,9 @@ function resetBody(dryRun) {
 
 function showPlan(plan) {
   reset.plan = plan;
-  const rows = [['From SCN', plan.currentScn ?? 'none'], ['To SCN', plan.targetScn], ['Change', plan.change],
-    ['SCN distance', plan.scnDistance ?? '—'], ['Relays hold', plan.relayOldestScn == null ? 'unknown' : `${plan.relayOldestScn} … ${plan.relayNewestScn}`]];
+  const rows = plan.time ? [['Time asked', plan.time.asked], ['First commit at or after it', `SCN ${plan.time.firstScn}, committed ${plan.time.firstCommitTime}`]] : [];
+  rows.push(['From SCN', plan.currentScn ?? 'none'], ['To SCN', plan.targetScn], ['Change', plan.change],
+    ['SCN distance', plan.scnDistance ?? '—'], ['Relays hold', plan.relayOldestScn == null ? 'unknown' : `${plan.relayOldestScn} … ${plan.relayNewestScn}`]);
   $('reset-plan-table').tBodies[0].replaceChildren(...rows.map(([k, v]) => el('tr', {}, el('th', { text: k }), el('td', { text: v }))));
   $('reset-warnings').replaceChildren(...plan.warnings.map((w) => el('li', { text: w })));
   $('reset-plan').hidden = false;

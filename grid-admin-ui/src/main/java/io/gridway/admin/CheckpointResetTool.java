@@ -1,0 +1,80 @@
+package io.gridway.admin;
+
+import io.gridway.cluster.ZkConfig;
+import java.time.Clock;
+import java.time.Duration;
+
+/**
+ * {@code gridway cluster group reset}'s way to the admin service's reset: the same {@link ResetPlanner} the API's
+ * {@code /groups/{group}/partitions/{partition}/reset} uses, run in the CLI's process against ZooKeeper and the
+ * source's relays directly — so the CLI works where no admin service runs (a VM with only {@code gridway controller},
+ * or while the admin service is down) and needs no login, yet plans, refuses and records a reset exactly as the UI
+ * does: the same dry run, the same request the partition's next leader carries out ({@code CheckpointResets}).
+ *
+ * <p>Not audited in the admin service's audit log (that file is the admin service's); the request records the user.
+ * Thread-safe; {@link #close()} it.
+ */
+public final class CheckpointResetTool implements AutoCloseable {
+  private final Grid grid;
+  private final ResetPlanner planner;
+
+  private CheckpointResetTool(Grid grid, ResetPlanner planner) {
+    this.grid = grid;
+    this.planner = planner;
+  }
+
+  /** Over {@code cluster} in {@code zk}; each ZooKeeper call waits at most {@code zkTimeout}, each relay 2 s. */
+  public static CheckpointResetTool open(ZkConfig zk, String cluster, Duration zkTimeout) {
+    Grid grid = new Grid(zk, cluster, zkTimeout);
+    Duration relays = Duration.ofSeconds(2);
+    return new CheckpointResetTool(grid, new ResetPlanner(grid, new RelayProbe(relays), new CommitTimes(relays), Clock.systemUTC()));
+  }
+
+  /** A reset refused: {@code field} names the target's member to blame ({@code scn}, {@code time}, ...), or is null. */
+  public static final class Refused extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    private final String field;
+    private final int status;
+
+    Refused(ApiException e) {
+      super(e.getMessage(), e);
+      this.field = e.field;
+      this.status = e.status.code();
+    }
+
+    public String field() {
+      return field;
+    }
+
+    /** The HTTP status the API answers the same refusal with (400 bad input, 404 unknown, 409 state, 503 ZooKeeper). */
+    public int status() {
+      return status;
+    }
+  }
+
+  /** The dry run of {@code target}. */
+  public ResetPlan plan(String group, int partition, ResetTarget target) {
+    try {
+      return planner.plan(group, partition, target);
+    } catch (ApiException e) {
+      throw new Refused(e);
+    }
+  }
+
+  /**
+   * Records the reset if the partition is still as the dry run of {@code version} saw it; the plan with the reset
+   * waiting.
+   */
+  public ResetPlan request(String group, int partition, ResetTarget target, String version, String user) {
+    try {
+      return planner.confirm(group, partition, target, version, user).after();
+    } catch (ApiException e) {
+      throw new Refused(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    grid.close();
+  }
+}
