@@ -26,9 +26,9 @@ import java.util.Objects;
  * @param members the member names of an ENUM or SET column, empty for other types
  * @param declared the source's declared type where the binlog carries it as another family (MariaDB UUID, INET4,
  *     INET6 are BINARY(16/4/16)), or null; see {@link DeclaredType}
- * @param defaultValue the value a row that does not set this column gets on the source, as text (a number, a string's
- *     content, a date's or time's text; MariaDB gives it to every existing row of an {@code ALTER TABLE … ADD
- *     COLUMN}), or null when that is NULL, an expression ({@code CURRENT_TIMESTAMP}, {@code uuid()}) or not known
+ * @param defaultValue the column's constant DEFAULT on the source, as text (a number, a string's content, a date's or
+ *     time's text) — MariaDB gives it to every existing row of an {@code ALTER TABLE … ADD COLUMN} — or null when there
+ *     is none, it is NULL or an expression ({@code CURRENT_TIMESTAMP}, {@code uuid()}), or it is not known
  */
 public record Column(
     String name,
