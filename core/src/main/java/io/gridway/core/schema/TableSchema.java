@@ -163,7 +163,8 @@ public final class TableSchema {
         canonical.append("\tdeclared=").append(c.declared().name());
       }
       if (c.defaultValue() != null) {
-        canonical.append("\tdefault=").append(c.defaultValue().length()).append(':').append(c.defaultValue());
+        canonical.append("\tdefault=").append(c.defaultValue().getBytes(StandardCharsets.UTF_8).length).append(':')
+            .append(c.defaultValue());
       }
       canonical.append('\n');
     }
