@@ -39,7 +39,7 @@ final class ColumnDdl {
   }
 
   private static final List<String> NOT_A_COLUMN = List.of("PRIMARY", "KEY", "INDEX", "UNIQUE", "FULLTEXT", "SPATIAL",
-      "FOREIGN", "PERIOD", "CONSTRAINT", "CHECK", "SYSTEM");
+      "FOREIGN", "PERIOD", "CONSTRAINT", "CHECK", "SYSTEM", "PARTITION");
 
   private ColumnDdl() {}
 
@@ -122,8 +122,7 @@ final class ColumnDdl {
         }
       }
       case "DROP" -> {
-        if (i < s.size() && s.get(i).kind() == Token.Kind.WORD && NOT_A_COLUMN.contains(s.get(i).upper())
-            || i < s.size() && s.get(i).isWord("PARTITION")) {
+        if (i < s.size() && s.get(i).kind() == Token.Kind.WORD && NOT_A_COLUMN.contains(s.get(i).upper())) {
           return;
         }
         i = skipWords(s, i, "COLUMN");

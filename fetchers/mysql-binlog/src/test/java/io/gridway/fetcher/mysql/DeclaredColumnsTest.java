@@ -56,7 +56,8 @@ class DeclaredColumnsTest {
     });
     d.onDdl("CREATE TABLE t (id INT, a BINARY(16), b UUID)", "shop");
     d.onDdl("ALTER TABLE shop.t MODIFY a UUID, CHANGE COLUMN b c BINARY(16), ADD COLUMN n INT NOT NULL DEFAULT 7,"
-        + " ADD (k VARCHAR(3) NOT NULL, x INET4), DROP INDEX b, ALTER COLUMN id SET DEFAULT 3", "shop");
+        + " ADD (k VARCHAR(3) NOT NULL, x INET4), DROP INDEX b, ALTER COLUMN id SET DEFAULT 3, ADD INDEX (a),"
+        + " ADD PARTITION (PARTITION p1 VALUES LESS THAN (10)), DROP FOREIGN KEY fk, ALGORITHM=INPLACE", "shop");
     Column a = new Column("a", ColumnType.BINARY, false, true, 16, 0, 0, null, List.of());
     Column c = new Column("c", ColumnType.BINARY, false, true, 16, 0, 0, null, List.of());
     List<Column> out = d.apply("shop", "t", List.of(Column.of("id", ColumnType.INT), a, c, Column.of("n", ColumnType.INT),
