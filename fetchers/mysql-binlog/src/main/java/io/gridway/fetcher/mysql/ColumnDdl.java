@@ -10,7 +10,7 @@ import java.util.Map;
  * Reads what a table map does not carry from the column definitions of {@code CREATE TABLE} (also {@code SHOW CREATE
  * TABLE}'s output) and {@code ALTER TABLE}: each column's declared type word ({@code uuid}, {@code inet6}, {@code json},
  * …), whether it is a JSON column (the {@code JSON} keyword, or MariaDB's {@code CHECK (json_valid(col))}), NOT NULL,
- * and its constant DEFAULT. A small tokenizer, not a SQL grammar: what it does not recognise changes nothing. Runs per
+ * and its constant DEFAULT. A small reader of {@link SqlToken}s, not a SQL grammar: what it does not recognise changes nothing. Runs per
  * DDL statement only, never per row. Stateless and thread-safe.
  */
 final class ColumnDdl {
@@ -48,13 +48,13 @@ final class ColumnDdl {
    * list ({@code CREATE TABLE … LIKE} or {@code … AS SELECT}: see {@link #likeSource}).
    */
   static Map<String, Declaration> createTable(String sql) {
-    List<Token> t = Token.lex(sql);
+    List<SqlToken> t = SqlToken.lex(sql);
     int open = firstParenAfterTableName(t);
     if (open < 0 || open + 1 < t.size() && t.get(open + 1).isWord("LIKE")) {
       return null;
     }
     Map<String, Declaration> columns = new LinkedHashMap<>();
-    for (List<Token> element : split(t, open + 1)) {
+    for (List<SqlToken> element : split(t, open + 1)) {
       element(element, new MapEdits(columns));
     }
     return columns;
@@ -62,7 +62,7 @@ final class ColumnDdl {
 
   /** The source table of {@code CREATE TABLE a LIKE b} or {@code CREATE TABLE a (LIKE b)}, unparsed; else null. */
   static String likeSource(String sql) {
-    List<Token> t = Token.lex(sql);
+    List<SqlToken> t = SqlToken.lex(sql);
     for (int i = 0; i + 1 < t.size(); i++) {
       if (t.get(i).isWord("LIKE")) {
         StringBuilder name = new StringBuilder(t.get(i + 1).raw());
@@ -80,18 +80,18 @@ final class ColumnDdl {
 
   /** Applies the column edits of an {@code ALTER TABLE name spec, spec, …}. */
   static void alterTable(String sql, Edits edits) {
-    List<Token> t = Token.lex(sql);
+    List<SqlToken> t = SqlToken.lex(sql);
     int at = afterTableName(t);
     if (at < 0) {
       return;
     }
-    for (List<Token> spec : splitTopLevel(t, at, t.size())) {
+    for (List<SqlToken> spec : splitTopLevel(t, at, t.size())) {
       alterSpec(spec, edits);
     }
   }
 
-  private static void alterSpec(List<Token> s, Edits edits) {
-    if (s.isEmpty() || s.get(0).kind() != Token.Kind.WORD) {
+  private static void alterSpec(List<SqlToken> s, Edits edits) {
+    if (s.isEmpty() || s.get(0).kind() != SqlToken.Kind.WORD) {
       return;
     }
     String verb = s.get(0).upper();
@@ -101,7 +101,7 @@ final class ColumnDdl {
         i = skipWords(s, i, "COLUMN");
         i = skipIf(s, i, "IF", "NOT", "EXISTS");
         if (i < s.size() && s.get(i).isPunct('(')) {
-          for (List<Token> element : split(s, i + 1)) {
+          for (List<SqlToken> element : split(s, i + 1)) {
             element(element, edits);
           }
         } else {
@@ -122,7 +122,7 @@ final class ColumnDdl {
         }
       }
       case "DROP" -> {
-        if (i < s.size() && s.get(i).kind() == Token.Kind.WORD && NOT_A_COLUMN.contains(s.get(i).upper())) {
+        if (i < s.size() && s.get(i).kind() == SqlToken.Kind.WORD && NOT_A_COLUMN.contains(s.get(i).upper())) {
           return;
         }
         i = skipWords(s, i, "COLUMN");
@@ -150,12 +150,12 @@ final class ColumnDdl {
   }
 
   /** A column definition, or a table constraint (only a {@code CHECK (json_valid(col))} means something here). */
-  private static void element(List<Token> e, Edits edits) {
+  private static void element(List<SqlToken> e, Edits edits) {
     if (e.isEmpty()) {
       return;
     }
-    Token first = e.get(0);
-    if (first.kind() == Token.Kind.WORD && NOT_A_COLUMN.contains(first.upper())) {
+    SqlToken first = e.get(0);
+    if (first.kind() == SqlToken.Kind.WORD && NOT_A_COLUMN.contains(first.upper())) {
       for (int i = 0; i + 2 < e.size(); i++) {
         if (e.get(i).isWord("JSON_VALID") && e.get(i + 1).isPunct('(')) {
           edits.markJson(e.get(i + 2).name());
@@ -163,7 +163,7 @@ final class ColumnDdl {
       }
       return;
     }
-    if (e.size() < 2 || first.kind() == Token.Kind.PUNCT) {
+    if (e.size() < 2 || first.kind() == SqlToken.Kind.PUNCT) {
       return;
     }
     String name = first.name();
@@ -173,7 +173,7 @@ final class ColumnDdl {
     Default d = Default.NONE;
     int depth = 0;
     for (int i = 2; i < e.size(); i++) {
-      Token t = e.get(i);
+      SqlToken t = e.get(i);
       if (t.isPunct('(')) {
         depth++;
       } else if (t.isPunct(')')) {
@@ -197,18 +197,18 @@ final class ColumnDdl {
   }
 
   /** The constant after DEFAULT: a string's content, a number, TRUE/FALSE, b'…'; NULL and expressions are no constant. */
-  private static Default defaultAt(List<Token> e, int i) {
+  private static Default defaultAt(List<SqlToken> e, int i) {
     if (i >= e.size()) {
       return Default.NONE;
     }
-    Token t = e.get(i);
-    if (t.kind() == Token.Kind.STRING) {
+    SqlToken t = e.get(i);
+    if (t.kind() == SqlToken.Kind.STRING) {
       return new Default(false, t.text());
     }
-    if (t.kind() == Token.Kind.NUMBER) {
+    if (t.kind() == SqlToken.Kind.NUMBER) {
       return new Default(false, t.text());
     }
-    if ((t.isPunct('-') || t.isPunct('+')) && i + 1 < e.size() && e.get(i + 1).kind() == Token.Kind.NUMBER) {
+    if ((t.isPunct('-') || t.isPunct('+')) && i + 1 < e.size() && e.get(i + 1).kind() == SqlToken.Kind.NUMBER) {
       return new Default(false, (t.isPunct('-') ? "-" : "") + e.get(i + 1).text());
     }
     if (t.isWord("NULL")) {
@@ -217,18 +217,18 @@ final class ColumnDdl {
     if (t.isWord("TRUE") || t.isWord("FALSE")) {
       return new Default(false, t.isWord("TRUE") ? "1" : "0");
     }
-    if ((t.isWord("b") || t.isWord("B")) && i + 1 < e.size() && e.get(i + 1).kind() == Token.Kind.STRING
+    if ((t.isWord("b") || t.isWord("B")) && i + 1 < e.size() && e.get(i + 1).kind() == SqlToken.Kind.STRING
         && e.get(i + 1).text().matches("[01]{1,64}")) {
       return new Default(false, Long.toUnsignedString(Long.parseUnsignedLong(e.get(i + 1).text(), 2)));
     }
     return Default.EXPRESSION;
   }
 
-  private static int skipWords(List<Token> s, int i, String word) {
+  private static int skipWords(List<SqlToken> s, int i, String word) {
     return i < s.size() && s.get(i).isWord(word) ? i + 1 : i;
   }
 
-  private static int skipIf(List<Token> s, int i, String... words) {
+  private static int skipIf(List<SqlToken> s, int i, String... words) {
     for (int k = 0; k < words.length; k++) {
       if (i + k >= s.size() || !s.get(i + k).isWord(words[k])) {
         return i;
@@ -238,7 +238,7 @@ final class ColumnDdl {
   }
 
   /** After {@code CREATE … TABLE [IF NOT EXISTS] name} / {@code ALTER … TABLE [IF EXISTS] name}: the next index. */
-  private static int afterTableName(List<Token> t) {
+  private static int afterTableName(List<SqlToken> t) {
     int i = 0;
     while (i < t.size() && !t.get(i).isWord("TABLE")) {
       i++;
@@ -255,13 +255,13 @@ final class ColumnDdl {
     return i;
   }
 
-  private static int firstParenAfterTableName(List<Token> t) {
+  private static int firstParenAfterTableName(List<SqlToken> t) {
     int i = afterTableName(t);
     return i >= 0 && i < t.size() && t.get(i).isPunct('(') ? i : -1;
   }
 
   /** The comma-separated elements from {@code from} up to the parenthesis that closes the one before it. */
-  private static List<List<Token>> split(List<Token> t, int from) {
+  private static List<List<SqlToken>> split(List<SqlToken> t, int from) {
     int depth = 0;
     int end = from;
     for (; end < t.size(); end++) {
@@ -277,12 +277,12 @@ final class ColumnDdl {
     return splitTopLevel(t, from, end);
   }
 
-  private static List<List<Token>> splitTopLevel(List<Token> t, int from, int to) {
-    List<List<Token>> parts = new ArrayList<>();
+  private static List<List<SqlToken>> splitTopLevel(List<SqlToken> t, int from, int to) {
+    List<List<SqlToken>> parts = new ArrayList<>();
     int depth = 0;
     int start = from;
     for (int i = from; i < to; i++) {
-      Token k = t.get(i);
+      SqlToken k = t.get(i);
       if (k.isPunct('(')) {
         depth++;
       } else if (k.isPunct(')')) {
@@ -343,119 +343,6 @@ final class ColumnDdl {
 
     static String key(String column) {
       return column.toLowerCase(Locale.ROOT);
-    }
-  }
-
-  /** A token of MariaDB's SQL: a word, a quoted identifier, a string, a number or one punctuation character. */
-  record Token(Kind kind, String text, String raw) {
-    enum Kind { WORD, IDENTIFIER, STRING, NUMBER, PUNCT }
-
-    boolean isWord(String word) {
-      return kind == Kind.WORD && text.equalsIgnoreCase(word);
-    }
-
-    boolean isPunct(char c) {
-      return kind == Kind.PUNCT && text.charAt(0) == c;
-    }
-
-    String upper() {
-      return text.toUpperCase(Locale.ROOT);
-    }
-
-    /** As a column name: a quoted identifier's content, a word as written. */
-    String name() {
-      return text;
-    }
-
-    static List<Token> lex(String sql) {
-      List<Token> tokens = new ArrayList<>();
-      int n = sql.length();
-      int i = 0;
-      while (i < n) {
-        char c = sql.charAt(i);
-        if (Character.isWhitespace(c)) {
-          i++;
-        } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
-          int end = sql.indexOf("*/", i + 2);
-          i = end < 0 ? n : end + 2;
-        } else if (c == '#' || c == '-' && i + 2 < n && sql.charAt(i + 1) == '-' && Character.isWhitespace(sql.charAt(i + 2))) {
-          int end = sql.indexOf('\n', i);
-          i = end < 0 ? n : end + 1;
-        } else if (c == '`') {
-          StringBuilder sb = new StringBuilder();
-          int j = i + 1;
-          while (j < n) {
-            char d = sql.charAt(j);
-            if (d == '`') {
-              if (j + 1 < n && sql.charAt(j + 1) == '`') {
-                sb.append('`');
-                j += 2;
-                continue;
-              }
-              break;
-            }
-            sb.append(d);
-            j++;
-          }
-          tokens.add(new Token(Kind.IDENTIFIER, sb.toString(), sql.substring(i, Math.min(n, j + 1))));
-          i = j + 1;
-        } else if (c == '\'' || c == '"') {
-          StringBuilder sb = new StringBuilder();
-          int j = i + 1;
-          while (j < n) {
-            char d = sql.charAt(j);
-            if (d == '\\' && j + 1 < n) {
-              sb.append(unescape(sql.charAt(j + 1)));
-              j += 2;
-              continue;
-            }
-            if (d == c) {
-              if (j + 1 < n && sql.charAt(j + 1) == c) {
-                sb.append(c);
-                j += 2;
-                continue;
-              }
-              break;
-            }
-            sb.append(d);
-            j++;
-          }
-          tokens.add(new Token(Kind.STRING, sb.toString(), sql.substring(i, Math.min(n, j + 1))));
-          i = j + 1;
-        } else if (Character.isDigit(c) || c == '.' && i + 1 < n && Character.isDigit(sql.charAt(i + 1))) {
-          int j = i;
-          while (j < n && (Character.isLetterOrDigit(sql.charAt(j)) || sql.charAt(j) == '.'
-              || (sql.charAt(j) == '-' || sql.charAt(j) == '+') && (sql.charAt(j - 1) == 'e' || sql.charAt(j - 1) == 'E'))) {
-            j++;
-          }
-          tokens.add(new Token(Kind.NUMBER, sql.substring(i, j), sql.substring(i, j)));
-          i = j;
-        } else if (Character.isLetterOrDigit(c) || c == '_' || c == '$' || c >= 0x80) {
-          int j = i;
-          while (j < n && (Character.isLetterOrDigit(sql.charAt(j)) || sql.charAt(j) == '_' || sql.charAt(j) == '$'
-              || sql.charAt(j) >= 0x80)) {
-            j++;
-          }
-          tokens.add(new Token(Kind.WORD, sql.substring(i, j), sql.substring(i, j)));
-          i = j;
-        } else {
-          tokens.add(new Token(Kind.PUNCT, String.valueOf(c), String.valueOf(c)));
-          i++;
-        }
-      }
-      return tokens;
-    }
-
-    private static char unescape(char c) {
-      return switch (c) {
-        case 'n' -> '\n';
-        case 't' -> '\t';
-        case 'r' -> '\r';
-        case '0' -> '\0';
-        case 'b' -> '\b';
-        case 'Z' -> '\u001A';
-        default -> c;
-      };
     }
   }
 }
