@@ -24,6 +24,11 @@ import java.util.Objects;
  * @param charset the source character set of a textual column (for example {@code utf8mb4}), or
  *     null; values are already decoded to Java strings, this only documents the source
  * @param members the member names of an ENUM or SET column, empty for other types
+ * @param declared the source's declared type where the binlog carries it as another family (MariaDB UUID, INET4,
+ *     INET6 are BINARY(16/4/16)), or null; see {@link DeclaredType}
+ * @param defaultValue the column's constant DEFAULT on the source, as text (a number, a string's content, a date's or
+ *     time's text) — MariaDB gives it to every existing row of an {@code ALTER TABLE … ADD COLUMN} — or null when there
+ *     is none, it is NULL or an expression ({@code CURRENT_TIMESTAMP}, {@code uuid()}), or it is not known
  */
 public record Column(
     String name,
@@ -34,7 +39,9 @@ public record Column(
     int precision,
     int scale,
     String charset,
-    List<String> members) {
+    List<String> members,
+    DeclaredType declared,
+    String defaultValue) {
 
   private static final BigInteger UNSIGNED_BIGINT_MAX = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
   private static final long MAX_TIME_MICROS = ((838L * 60 + 59) * 60 + 59) * 1_000_000L + 999_999L;
@@ -91,6 +98,16 @@ public record Column(
     if (!members.isEmpty() && type != ColumnType.ENUM && type != ColumnType.SET) {
       throw new IllegalArgumentException("column " + name + ": only ENUM and SET columns have members, not " + type);
     }
+    if (declared != null && (type != ColumnType.BINARY || length != declared.length())) {
+      throw new IllegalArgumentException("column " + name + ": declared " + declared + " is carried as BINARY("
+          + declared.length() + "), not " + type + (hasLength(type) ? "(" + length + ")" : ""));
+    }
+  }
+
+  /** A column without a declared type or default (most columns; the form before both existed). */
+  public Column(String name, ColumnType type, boolean unsigned, boolean nullable, int length, int precision, int scale,
+      String charset, List<String> members) {
+    this(name, type, unsigned, nullable, length, precision, scale, charset, members, null, null);
   }
 
   private static boolean hasLength(ColumnType type) {
@@ -138,7 +155,17 @@ public record Column(
 
   /** This column, declared NOT NULL. */
   public Column notNull() {
-    return new Column(name, type, unsigned, false, length, precision, scale, charset, members);
+    return new Column(name, type, unsigned, false, length, precision, scale, charset, members, declared, defaultValue);
+  }
+
+  /** This column with a declared type and a default (either may be null). */
+  public Column withSource(DeclaredType declaredType, String defaultText) {
+    return new Column(name, type, unsigned, nullable, length, precision, scale, charset, members, declaredType, defaultText);
+  }
+
+  /** This column as another type family with the same name, nullability and charset (MariaDB's JSON: TEXT → JSON). */
+  public Column asType(ColumnType newType) {
+    return new Column(name, newType, false, nullable, 0, 0, 0, charset, List.of(), null, defaultValue);
   }
 
   /** The canonical Java type of this column's non-null values. */

@@ -157,8 +157,16 @@ public final class TableSchema {
       canonical
           .append(c.name()).append('\t').append(c.type().name()).append('\t').append(c.unsigned())
           .append('\t').append(c.nullable()).append('\t').append(c.length()).append('\t').append(c.precision())
-          .append('\t').append(c.scale()).append('\t').append(c.charset() == null ? "" : c.charset()).append('\t').append(String.join(",", c.members()))
-          .append('\n');
+          .append('\t').append(c.scale()).append('\t').append(c.charset() == null ? "" : c.charset()).append('\t').append(String.join(",", c.members()));
+      // Appended only when present, so that the id of every schema without them is what it always was.
+      if (c.declared() != null) {
+        canonical.append("\tdeclared=").append(c.declared().name());
+      }
+      if (c.defaultValue() != null) {
+        canonical.append("\tdefault=").append(c.defaultValue().getBytes(StandardCharsets.UTF_8).length).append(':')
+            .append(c.defaultValue());
+      }
+      canonical.append('\n');
     }
     canonical.append("key\t").append(String.join(",", primaryKey));
     try {

@@ -2,6 +2,7 @@ package io.gridway.core.wire;
 
 import io.gridway.core.schema.Column;
 import io.gridway.core.schema.ColumnType;
+import io.gridway.core.schema.DeclaredType;
 import io.gridway.core.schema.TableSchema;
 import io.gridway.core.wire.WireFormatException.Reason;
 import java.nio.ByteBuffer;
@@ -26,7 +27,8 @@ final class SchemaCodec {
       String what = table + "." + c.name();
       FieldWriter.name(utf8, out, c.name(), what + ": column name");
       out.put((byte) c.type().code());
-      out.put((byte) ((c.unsigned() ? WireFormat.COLUMN_FLAG_UNSIGNED : 0) | (c.nullable() ? WireFormat.COLUMN_FLAG_NULLABLE : 0)));
+      out.put((byte) ((c.unsigned() ? WireFormat.COLUMN_FLAG_UNSIGNED : 0) | (c.nullable() ? WireFormat.COLUMN_FLAG_NULLABLE : 0)
+          | (c.declared() != null ? WireFormat.COLUMN_FLAG_DECLARED : 0) | (c.defaultValue() != null ? WireFormat.COLUMN_FLAG_DEFAULT : 0)));
       out.putInt(c.length());
       out.put((byte) c.precision());
       out.put((byte) c.scale());
@@ -34,6 +36,12 @@ final class SchemaCodec {
       FieldWriter.u16(out, c.members().size(), what + ": member count");
       for (String member : c.members()) {
         FieldWriter.name(utf8, out, member, what + ": member");
+      }
+      if (c.declared() != null) {
+        out.put((byte) c.declared().code());
+      }
+      if (c.defaultValue() != null) {
+        FieldWriter.name(utf8, out, c.defaultValue(), what + ": default");
       }
     }
     FieldWriter.u16(out, s.keySize(), table + ": key column count");
@@ -88,7 +96,8 @@ final class SchemaCodec {
       throw in.malformed("column " + name + " has unknown type code " + code);
     }
     int flags = in.u8("column flags");
-    if ((flags & ~(WireFormat.COLUMN_FLAG_UNSIGNED | WireFormat.COLUMN_FLAG_NULLABLE)) != 0) {
+    if ((flags & ~(WireFormat.COLUMN_FLAG_UNSIGNED | WireFormat.COLUMN_FLAG_NULLABLE | WireFormat.COLUMN_FLAG_DECLARED
+        | WireFormat.COLUMN_FLAG_DEFAULT)) != 0) {
       throw in.malformed("column " + name + " has undefined flag bits " + Integer.toHexString(flags));
     }
     long length = in.u32("column length");
@@ -106,7 +115,16 @@ final class SchemaCodec {
     for (int m = 0; m < memberCount; m++) {
       members.add(in.name("member"));
     }
+    DeclaredType declared = null;
+    if ((flags & WireFormat.COLUMN_FLAG_DECLARED) != 0) {
+      int declaredCode = in.u8("declared type");
+      declared = DeclaredType.ofCode(declaredCode);
+      if (declared == null) {
+        throw in.malformed("column " + name + " has unknown declared type code " + declaredCode);
+      }
+    }
+    String defaultValue = (flags & WireFormat.COLUMN_FLAG_DEFAULT) != 0 ? in.name("default") : null;
     return new Column(name, type, (flags & WireFormat.COLUMN_FLAG_UNSIGNED) != 0,
-        (flags & WireFormat.COLUMN_FLAG_NULLABLE) != 0, (int) length, precision, scale, charset, members);
+        (flags & WireFormat.COLUMN_FLAG_NULLABLE) != 0, (int) length, precision, scale, charset, members, declared, defaultValue);
   }
 }

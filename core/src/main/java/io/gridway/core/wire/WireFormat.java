@@ -38,6 +38,10 @@ public final class WireFormat {
 
   public static final int COLUMN_FLAG_UNSIGNED = 1;
   public static final int COLUMN_FLAG_NULLABLE = 2;
+  /** A declared-type code (u8) follows the members. */
+  public static final int COLUMN_FLAG_DECLARED = 4;
+  /** A default (name field) follows the members (and the declared type). */
+  public static final int COLUMN_FLAG_DEFAULT = 8;
 
   public static final int POSITION_NONE = 0;
   public static final int POSITION_BINLOG = 1;

@@ -116,4 +116,25 @@ class ColumnTest {
     assertThat(new Column("c", ColumnType.VARBINARY, false, true, 255, 0, 0, null, List.of()).length()).isEqualTo(255);
     assertThat(new Column("c", ColumnType.TEXT, false, true, 0, 0, 0, "", List.of()).charset()).isNull();
   }
+
+  @Test
+  void declaredTypesRideOnTheBinaryColumnThatCarriesThem() {
+    Column u = new Column("u", ColumnType.BINARY, false, true, 16, 0, 0, null, List.of()).withSource(DeclaredType.UUID, null);
+    assertThat(u.declared()).isEqualTo(DeclaredType.UUID);
+    assertThat(u.notNull().declared()).isEqualTo(DeclaredType.UUID);
+    assertThatThrownBy(() -> new Column("i", ColumnType.BINARY, false, true, 16, 0, 0, null, List.of())
+        .withSource(DeclaredType.INET4, null)).hasMessageContaining("declared INET4 is carried as BINARY(4), not BINARY(16)");
+    assertThatThrownBy(() -> Column.of("u", ColumnType.BLOB).withSource(DeclaredType.UUID, null))
+        .hasMessageContaining("declared UUID");
+  }
+
+  @Test
+  void defaultsAndDeclaredTypesGiveNewSchemaIdsOnlyWhenPresent() {
+    Column plain = Column.of("n", ColumnType.INT);
+    TableSchema before = TableSchema.of("s", "d", "t", List.of(plain), List.of());
+    assertThat(TableSchema.of("s", "d", "t", List.of(plain.withSource(null, null)), List.of()).id()).isEqualTo(before.id());
+    assertThat(TableSchema.of("s", "d", "t", List.of(plain.withSource(null, "5")), List.of()).id()).isNotEqualTo(before.id());
+    assertThat(TableSchema.of("s", "d", "t", List.of(plain.withSource(null, "")), List.of()).id())
+        .isNotEqualTo(TableSchema.of("s", "d", "t", List.of(plain.withSource(null, "5")), List.of()).id());
+  }
 }

@@ -9,6 +9,7 @@ import io.gridway.core.event.SourcePosition;
 import io.gridway.core.event.ZeroDate;
 import io.gridway.core.schema.Column;
 import io.gridway.core.schema.ColumnType;
+import io.gridway.core.schema.DeclaredType;
 import io.gridway.core.schema.TableSchema;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -72,7 +73,16 @@ final class WireArbitraries {
   // ---- schemas ----------------------------------------------------------------------------------
 
   static Arbitrary<Column> column(String name) {
-    return Arbitraries.of(ColumnType.class).flatMap(type -> column(name, type));
+    return Arbitraries.of(ColumnType.class).flatMap(type -> column(name, type)).flatMap(WireArbitraries::withSource);
+  }
+
+  /** Sometimes a default, and for BINARY(16)/BINARY(4) sometimes a declared type (MariaDB UUID/INET4/INET6). */
+  private static Arbitrary<Column> withSource(Column c) {
+    Arbitrary<String> defaults = Arbitraries.frequencyOf(Tuple.of(3, Arbitraries.just((String) null)), Tuple.of(1, strings(12)));
+    Arbitrary<DeclaredType> declared = c.type() == ColumnType.BINARY && (c.length() == 16 || c.length() == 4)
+        ? Arbitraries.of(DeclaredType.values()).filter(d -> d.length() == c.length()).injectNull(0.3)
+        : Arbitraries.just(null);
+    return Combinators.combine(declared, defaults).as(c::withSource);
   }
 
   static Arbitrary<Column> column(String name, ColumnType type) {
@@ -89,7 +99,7 @@ final class WireArbitraries {
           .as((w, n) -> new Column(name, type, false, n, w, 0, 0, null, List.of()));
       case CHAR, VARCHAR -> Combinators.combine(Arbitraries.integers().between(0, 65_535), nullable, charset)
           .as((l, n, cs) -> new Column(name, type, false, n, l, 0, 0, cs, List.of()));
-      case BINARY, VARBINARY -> Combinators.combine(Arbitraries.integers().between(0, 65_535), nullable)
+      case BINARY, VARBINARY -> Combinators.combine(Arbitraries.oneOf(Arbitraries.integers().between(0, 65_535), Arbitraries.of(4, 16)), nullable)
           .as((l, n) -> new Column(name, type, false, n, l, 0, 0, null, List.of()));
       case TIME, DATETIME, TIMESTAMP -> Combinators.combine(Arbitraries.integers().between(0, 6), nullable)
           .as((fsp, n) -> new Column(name, type, false, n, 0, 0, fsp, null, List.of()));

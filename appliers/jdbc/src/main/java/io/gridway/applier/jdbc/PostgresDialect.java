@@ -1,8 +1,10 @@
 package io.gridway.applier.jdbc;
 
+import io.gridway.core.event.Bytes;
 import io.gridway.core.event.ZeroDate;
 import io.gridway.core.schema.Column;
 import io.gridway.core.schema.ColumnType;
+import io.gridway.core.schema.DeclaredType;
 import io.gridway.core.schema.TableSchema;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -103,7 +105,8 @@ final class PostgresDialect extends SqlDialect {
       case BIT -> "BIT(" + c.length() + ")"; // all n bits, as bits: BIT(64) all ones stays 64 ones
       case CHAR, VARCHAR, TEXT, ENUM, SET -> "TEXT";
       case JSON -> "JSONB";
-      case BINARY, VARBINARY, BLOB, GEOMETRY -> "BYTEA";
+      case BINARY -> c.declared() == null ? "BYTEA" : c.declared() == DeclaredType.UUID ? "UUID" : "INET";
+      case VARBINARY, BLOB, GEOMETRY -> "BYTEA";
       case DATE -> "DATE";
       case TIME -> "INTERVAL";
       case DATETIME -> "TIMESTAMP(" + c.scale() + ")";
@@ -127,6 +130,16 @@ final class PostgresDialect extends SqlDialect {
     @Override
     void zeroDate(PreparedStatement ps, int i, Column c, ZeroDate zero) throws SQLException {
       ps.setNull(i, sqlType(c));
+    }
+
+    @Override
+    void bytes(PreparedStatement ps, int i, Column c, Bytes v) throws SQLException {
+      if (c.declared() == null) {
+        ps.setBytes(i, v.toByteArray());
+      } else {
+        // sent untyped: the server reads the text as the target column's type (uuid, inet; also an operator's text)
+        ps.setObject(i, DeclaredText.of(c.declared(), v), Types.OTHER);
+      }
     }
 
     @Override
@@ -154,6 +167,9 @@ final class PostgresDialect extends SqlDialect {
   };
 
   static int sqlType(Column c) {
+    if (c.declared() != null) {
+      return Types.OTHER; // untyped, as the values are
+    }
     return switch (c.type()) {
       case TINYINT, SMALLINT, YEAR -> Types.SMALLINT;
       case MEDIUMINT, INT -> c.unsigned() && c.type() == ColumnType.INT ? Types.BIGINT : Types.INTEGER;
@@ -168,6 +184,52 @@ final class PostgresDialect extends SqlDialect {
       case TIMESTAMP -> Types.TIMESTAMP_WITH_TIMEZONE;
       default -> Types.VARCHAR;
     };
+  }
+
+  /**
+   * ADD COLUMN with the source's constant DEFAULT, so that the rows the target has get the value MariaDB gave the
+   * source's rows (it fills them without row events). Not for zero dates (PostgreSQL has none: those rows stay NULL, as
+   * zero dates map to NULL) nor byte strings (a text default means bytes with padding rules of their own).
+   */
+  @Override
+  String addColumn(String table, Column c) {
+    String literal = defaultLiteral(c);
+    if (literal == null) {
+      return super.addColumn(table, c);
+    }
+    return super.addColumn(table, c) + " DEFAULT " + literal + (c.nullable() ? "" : " NOT NULL");
+  }
+
+  /** The column's default as a PostgreSQL literal of its mapped type, or null when it has none that fits. */
+  static String defaultLiteral(Column c) {
+    String v = c.defaultValue();
+    if (v == null || v.indexOf('\0') >= 0) {
+      return null;
+    }
+    switch (c.type()) {
+      case BIT -> {
+        try {
+          return "B'" + bits(Long.parseUnsignedLong(v), c.length()) + "'";
+        } catch (NumberFormatException e) {
+          return null;
+        }
+      }
+      case DATE, DATETIME -> {
+        if (v.startsWith("0000") || v.length() >= 10 && (v.startsWith("00", 5) || v.startsWith("00", 8))) {
+          return null;
+        }
+      }
+      case BINARY -> {
+        if (c.declared() == null) {
+          return null;
+        }
+      }
+      case VARBINARY, BLOB, GEOMETRY, TIMESTAMP -> {
+        return null;
+      }
+      default -> { }
+    }
+    return "'" + v.replace("'", "''") + "'"; // standard_conforming_strings: a backslash is itself
   }
 
   /** A BIT(n) value as PostgreSQL's bit-string text: n digits, the most significant first. */

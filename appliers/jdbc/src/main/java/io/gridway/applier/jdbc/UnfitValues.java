@@ -4,6 +4,7 @@ import io.gridway.core.event.ChangeEvent;
 import io.gridway.core.event.Operation;
 import io.gridway.core.event.Row;
 import io.gridway.core.event.ZeroDate;
+import io.gridway.core.schema.ColumnType;
 import io.gridway.core.schema.TableSchema;
 import io.gridway.policy.ApplyRule;
 import io.gridway.policy.TableTarget;
@@ -30,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * into a NOT NULL column, a value out of range, a constraint): found by re-applying the failed batch event by event
  * under savepoints (only after a data error; the fast path is unchanged), then handled by the value policy:
  * {@code park} (default) writes the event with the reason to the dead-letter table and goes on, {@code map} applies a
- * documented replacement (NUL stripped; a zero date into a NOT NULL column becomes 0001-01-01) and parks what still
+ * documented replacement (NUL stripped, also JSON's {@code \u0000} escape; a zero date into a NOT NULL column becomes 0001-01-01) and parks what still
  * does not fit, {@code fail} stops the partition with {@link UnfitValueException}. Later changes of a parked key are
  * parked behind it (also on the fast path), so the key's history is never applied out of order. Thread-safe.
  */
@@ -243,11 +244,37 @@ final class UnfitValues {
     }
     Row row = e.after() != null ? e.after() : e.before();
     for (int i = 0; i < s.columnCount(); i++) {
-      if (row.get(i) instanceof String str && str.indexOf('\u0000') >= 0) {
+      if (row.get(i) instanceof String str && (str.indexOf('\u0000') >= 0
+          || s.column(i).type() == ColumnType.JSON && nulEscape(str) >= 0)) {
         return s.column(i).name();
       }
     }
     return null;
+  }
+
+  /** Where JSON text holds the escape {@code \u0000} (jsonb refuses it: SQLSTATE 22P05), or -1. */
+  static int nulEscape(String json) {
+    return nulEscapeFrom(json, 0);
+  }
+
+  /** JSON text without its {@code \u0000} escapes (escaped backslashes stay as they are). */
+  static String withoutNulEscapes(String json) {
+    StringBuilder sb = new StringBuilder(json.length());
+    int from = 0;
+    for (int i = nulEscapeFrom(json, 0); i >= 0; i = nulEscapeFrom(json, from)) {
+      sb.append(json, from, i);
+      from = i + 6;
+    }
+    return sb.append(json, from, json.length()).toString();
+  }
+
+  private static int nulEscapeFrom(String json, int from) {
+    for (int i = json.indexOf('\\', from); i >= 0 && i + 1 < json.length(); i = json.indexOf('\\', i + 2)) {
+      if (json.startsWith("u0000", i + 1)) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   /** The target's reason on one line, without the statement text some drivers put into it. */
@@ -287,6 +314,8 @@ final class UnfitValues {
       Object m = v;
       if (v instanceof String str && str.indexOf('\u0000') >= 0) {
         m = str.replace("\u0000", "");
+      } else if (v instanceof String json && s.column(i).type() == ColumnType.JSON && nulEscape(json) >= 0) {
+        m = withoutNulEscapes(json);
       } else if (v instanceof ZeroDate && !s.column(i).nullable()) {
         m = switch (s.column(i).type()) {
           case DATE -> LocalDate.of(1, 1, 1);

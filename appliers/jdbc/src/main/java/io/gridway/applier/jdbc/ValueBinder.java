@@ -39,7 +39,7 @@ abstract class ValueBinder {
       case FLOAT -> ps.setFloat(i, (Float) v);
       case DOUBLE -> ps.setDouble(i, (Double) v);
       case CHAR, VARCHAR, TEXT, ENUM, SET, JSON -> ps.setString(i, (String) v);
-      case BINARY, VARBINARY, BLOB, GEOMETRY -> ps.setBytes(i, ((Bytes) v).toByteArray());
+      case BINARY, VARBINARY, BLOB, GEOMETRY -> bytes(ps, i, c, (Bytes) v);
       case DATE, TIME, DATETIME, TIMESTAMP -> temporal(ps, i, c, v);
     }
   }
@@ -49,6 +49,11 @@ abstract class ValueBinder {
 
   /** A zero date ({@code 0000-00-00}, also {@code 2024-00-15}). */
   abstract void zeroDate(PreparedStatement ps, int i, Column c, ZeroDate zero) throws SQLException;
+
+  /** A byte string: BINARY, VARBINARY, BLOB, GEOMETRY, and the declared types they carry (MariaDB UUID, INET). */
+  void bytes(PreparedStatement ps, int i, Column c, Bytes v) throws SQLException {
+    ps.setBytes(i, v.toByteArray());
+  }
 
   /** An integer, BIT or YEAR value (BIGINT UNSIGNED above 2^63-1 never comes here). */
   void integer(PreparedStatement ps, int i, Column c, long v) throws SQLException {

@@ -98,10 +98,10 @@ class GridSchemaIT {
           });
           assertThat(pgRows(pg, pgDb, "SELECT attname || ' ' || format_type(atttypid, atttypmod) FROM pg_attribute"
               + " WHERE attrelid = '\"" + db + "\".composite_key'::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum"))
-              // known gaps (JDBC.md): MariaDB's JSON reaches the consumer as LONGTEXT (the binlog and core's schema do
-              // not mark it), so it lands as text, not jsonb; a column added AFTER another is appended on PostgreSQL
+              // MariaDB's JSON is declared JSON by the fetcher (from the DDL) and lands as jsonb; known gap (JDBC.md): a
+              // column added AFTER another is appended on PostgreSQL
               .containsExactly("name text", "n bigint", "l text", "e text", "bits bit(13)", "t6 interval",
-                  "j text", "g_stored integer", "g_virtual text", "hidden integer", "z integer");
+                  "j jsonb", "g_stored integer", "g_virtual text", "hidden integer", "z integer");
           assertThat(pgRows(pg, pgDb, "SELECT scn > 0, op, event_key, reason FROM gridway_dead_letter ORDER BY id"))
               .satisfiesExactly(
                   nul -> assertThat(nul).startsWith("t|INSERT|name=nul, n=10|group schema-pg partition 0 SCN ")

@@ -105,7 +105,8 @@ public final class MysqlBinlogFetcher implements Fetcher {
       }
       if (chunkReader == null) {
         snapshotJdbc = new Jdbc(config, password);
-        chunkReader = new ChunkReader(snapshotJdbc, new InformationSchema(snapshotJdbc), new SchemaFactory(config.source()),
+        chunkReader = new ChunkReader(snapshotJdbc, new InformationSchema(snapshotJdbc),
+            new SchemaFactory(config.source(), DeclaredColumns.current(new ShowCreateTable(snapshotJdbc))),
             ChunkReader.KEYLESS_MAX_BYTES);
       }
       return chunkReader;
@@ -181,11 +182,12 @@ public final class MysqlBinlogFetcher implements Fetcher {
 
   /** Connects, reads, and reconnects with backoff until closed; returns where it stopped. */
   private ResumePoint readUntilClosed(Jdbc jdbc, TransactionSink sink, ResumePoint resumeAfter) throws InterruptedException {
-    SchemaFactory schemas = new SchemaFactory(config.source());
+    DeclaredColumns declared = DeclaredColumns.following(new ShowCreateTable(jdbc));
+    SchemaFactory schemas = new SchemaFactory(config.source(), declared);
     ServerProbe probe = new ServerProbe(jdbc, address, config.user());
     InformationSchema informationSchema = new InformationSchema(jdbc);
     TableRegistry tables = new TableRegistry(TableFilter.of(config.include(), config.exclude()), schemas, informationSchema);
-    SchemaChanges ddl = new SchemaChanges(tables, schemas, informationSchema);
+    SchemaChanges ddl = new SchemaChanges(tables, schemas, informationSchema, declared);
     FetchBackoff backoff = new FetchBackoff(Duration.ofMillis(100), config.reconnectBackoffMax());
     ResumePoint resume = resumeAfter;
     boolean reconnecting = false;

@@ -23,11 +23,18 @@ final class SchemaChanges {
   private final TableRegistry tables;
   private final SchemaFactory schemas;
   private final TableDescriber describer;
+  private final DeclaredColumns declared;
 
   SchemaChanges(TableRegistry tables, SchemaFactory schemas, TableDescriber describer) {
+    this(tables, schemas, describer, DeclaredColumns.none());
+  }
+
+  /** {@code declared} follows every DDL statement, before the schema after it is built. */
+  SchemaChanges(TableRegistry tables, SchemaFactory schemas, TableDescriber describer, DeclaredColumns declared) {
     this.tables = tables;
     this.schemas = schemas;
     this.describer = describer;
+    this.declared = declared;
   }
 
   /**
@@ -40,6 +47,7 @@ final class SchemaChanges {
     if (!ddl.affectsTables()) {
       return List.of();
     }
+    declared.onDdl(sql, defaultDatabase);
     List<TableChange> changes = new ArrayList<>(2);
     List<TableSchema> renamedFrom = new ArrayList<>();
     for (String[] removed : ddl.removed()) {

@@ -5,6 +5,7 @@ import io.gridway.core.schema.Column;
 import io.gridway.core.schema.ColumnType;
 import io.gridway.core.schema.TableSchema;
 import io.gridway.fetcher.mysql.TableDescription.ColumnDescription;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -17,9 +18,16 @@ import java.util.Locale;
  */
 final class SchemaFactory {
   private final String source;
+  private final DeclaredColumns declared;
 
   SchemaFactory(String source) {
+    this(source, DeclaredColumns.none());
+  }
+
+  /** With the declared types and defaults the table maps lack (README "Declared types and defaults"). */
+  SchemaFactory(String source, DeclaredColumns declared) {
     this.source = source;
+    this.declared = declared;
   }
 
   /**
@@ -28,8 +36,9 @@ final class SchemaFactory {
    * @param fallback information_schema's description, needed when the table map lacks full metadata
    * @throws FetcherException for an unknown column type or an undecodable character set, or when the
    *     fallback no longer matches the table map (the table changed since this binlog position)
+   * @throws SQLException when a table's definition had to be read and could not be
    */
-  TableShape fromTableMap(TableMap map, Collations collations, TableDescription fallback) {
+  TableShape fromTableMap(TableMap map, Collations collations, TableDescription fallback) throws SQLException {
     int count = map.columnCount();
     if (!map.hasFullMetadata()) {
       if (fallback == null) {
@@ -59,7 +68,8 @@ final class SchemaFactory {
     } else {
       key.addAll(fallback.primaryKey());
     }
-    return new TableShape(schema(map.database(), map.table(), columns, key), decoders);
+    // declared types change no decoder: UUID/INET stay the table map's bytes, JSON the column's text
+    return new TableShape(schema(map.database(), map.table(), declared.apply(map.database(), map.table(), columns), key), decoders);
   }
 
   private ColumnSpec spec(TableMap map, int i, Collations collations, ColumnDescription described) {
@@ -107,13 +117,14 @@ final class SchemaFactory {
    * The schema information_schema describes, as the table map of the same table would give it.
    *
    * @throws FetcherException for a data type this fetcher does not know
+   * @throws SQLException when the table's definition had to be read and could not be
    */
-  TableSchema fromDescription(TableDescription table) {
+  TableSchema fromDescription(TableDescription table) throws SQLException {
     List<Column> columns = new ArrayList<>(table.columns().size());
     for (ColumnDescription c : table.columns()) {
       columns.add(column(table.qualifiedName(), c));
     }
-    return schema(table.database(), table.table(), columns, table.primaryKey());
+    return schema(table.database(), table.table(), declared.apply(table.database(), table.table(), columns), table.primaryKey());
   }
 
   private static Column column(String table, ColumnDescription c) {

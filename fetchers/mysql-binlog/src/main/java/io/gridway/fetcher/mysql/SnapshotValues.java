@@ -22,6 +22,13 @@ final class SnapshotValues {
 
   /** The SELECT expression for a column, quoted {@code quoted}. */
   static String select(Column c, String quoted) {
+    if (c.declared() != null) {
+      // the client gets UUID/INET4/INET6 as text; the binlog (and so the schema) carries their bytes
+      return switch (c.declared()) {
+        case UUID -> "UNHEX(REPLACE(CAST(" + quoted + " AS CHAR), '-', ''))";
+        case INET4, INET6 -> "INET6_ATON(CAST(" + quoted + " AS CHAR))";
+      };
+    }
     return switch (c.type()) {
       case DATE, DATETIME, TIME -> "CAST(" + quoted + " AS CHAR)";
       // the session time zone is UTC (ChunkReader), so the text is UTC

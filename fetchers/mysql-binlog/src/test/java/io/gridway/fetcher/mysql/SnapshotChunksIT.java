@@ -108,7 +108,7 @@ class SnapshotChunksIT {
   void aReadRowEqualsTheBinlogsInsertOfTheSameRowForEveryType() throws Exception {
     PrivateMariaDb db = MARIADB.server();
     String database = db.createDatabase("snaptypes");
-    db.execute(database, TypesIT.TABLE);
+    db.execute(database, TypesIT.TABLE, "ALTER TABLE types ADD COLUMN u UUID, ADD COLUMN i6 INET6, ADD COLUMN i4 INET4");
     MysqlFetcherConfig config = Fixtures.config(db, database);
     RecordingSink sink = new RecordingSink();
     try (MysqlBinlogFetcher fetcher = Fixtures.started(config, sink);
@@ -116,15 +116,18 @@ class SnapshotChunksIT {
         Connection writer = db.connect(database); Statement w = writer.createStatement()) {
       w.execute("SET SESSION sql_mode = '', time_zone = '+00:00'");
       w.execute("INSERT INTO types (id, ti, tiu, bi, biu, d, d5, f, dbl, b1, b64, yr, dt, tm, tm6, dtm, dtm6, ts, ts6,"
-          + " c, vc, vc_latin1, bn, vb, tx, bl, e, s, e_latin1, j, g) VALUES (1, -128, 255, -9223372036854775808,"
+          + " c, vc, vc_latin1, bn, vb, tx, bl, e, s, e_latin1, j, g, u, i6, i4) VALUES (1, -128, 255, -9223372036854775808,"
           + " 18446744073709551615, '-99999999999999999999999999999999999.999999999999999999999999999999', -0.99999,"
           + " -3.40282e38, 4.9e-324, 1, 18446744073709551615, 2155, '0000-00-00', '-838:59:59', '-00:00:00.000001',"
           + " '2020-00-00 01:02:03', '9999-12-31 23:59:59.999999', '0000-00-00 00:00:00', '2038-01-19 03:14:07.999999',"
           + " '😀𝄞é', 'ü😀', _latin1 X'41E9FF', X'00010000', X'00FF00', REPEAT('t', 3000), X'000102', 'é', 'x,z', 'ä',"
-          + " '{\"a\": [1, 2.5, null]}', ST_GeomFromText('POINT(1 2)'))");
+          + " '{\"a\": [1, 2.5, null]}', ST_GeomFromText('POINT(1 2)'), '6ccd780c-baba-1026-9564-5b8c656024db',"
+          + " '::ffff:192.0.2.1', '10.0.0.255')");
       w.execute("INSERT INTO types (id, dt, dtm) VALUES (2, '2024-02-29', '1000-01-01 00:00:00')"); // NULLs elsewhere
       await().atMost(Duration.ofSeconds(30)).until(() -> sink.events().size() >= 2);
-      ChunkReader reader = new ChunkReader(jdbc, new InformationSchema(jdbc), new SchemaFactory("test"), 1 << 20);
+      // as the fetcher builds it: the declarations (UUID, INET, JSON) from the table's definition now
+      ChunkReader reader = new ChunkReader(jdbc, new InformationSchema(jdbc),
+          new SchemaFactory("test", DeclaredColumns.current(new ShowCreateTable(jdbc))), 1 << 20);
       Chunk chunk = reader.read(ChunkRequest.first(database, "types", 10, 1 << 20));
       List<Row> inserted = sink.events().stream().map(ChangeEvent::after).toList();
       assertThat(chunk.done()).isTrue();

@@ -30,7 +30,7 @@ class TableMapParserTest {
   }
 
   @Test
-  void fullMetadataGivesNamesSignednessCharsetsMembersAndKey() {
+  void fullMetadataGivesNamesSignednessCharsetsMembersAndKey() throws Exception {
     TableMap map = TableMapParser.parse(sample(77));
     assertThat(map.tableId()).isEqualTo(77);
     assertThat(map.qualifiedName()).isEqualTo("shop.orders");
@@ -55,7 +55,7 @@ class TableMapParserTest {
   }
 
   @Test
-  void withoutNamesTheMapAsksForInformationSchema() {
+  void withoutNamesTheMapAsksForInformationSchema() throws Exception {
     byte[] minimal = new TableMapBytes(5, "shop", "t").column(BinlogType.LONG, new byte[0], false)
         .field(1, new byte[] {(byte) 0x80}).build();
     TableMap map = TableMapParser.parse(minimal);
@@ -71,7 +71,7 @@ class TableMapParserTest {
   }
 
   @Test
-  void anUnknownTypeNamesTableAndColumn() {
+  void anUnknownTypeNamesTableAndColumn() throws Exception {
     byte[] body = new TableMapBytes(5, "shop", "vectors").column(BinlogType.LONG, new byte[0], false)
         .column(BinlogType.VECTOR, new byte[] {4}, true).build();
     assertThatThrownBy(() -> TableMapParser.parse(body)).isInstanceOf(FetcherException.class)
@@ -80,7 +80,7 @@ class TableMapParserTest {
   }
 
   @Test
-  void theRegistryParsesATableMapOncePerDefinitionAndNeverForExcludedTables() {
+  void theRegistryParsesATableMapOncePerDefinitionAndNeverForExcludedTables() throws Exception {
     TableRegistry registry = new TableRegistry(TableFilter.of(List.of(), List.of("shop.vectors")), new SchemaFactory("src"),
         TableDescriber.NONE);
     MappedTable first = (MappedTable) registry.onTableMap(sample(77));
