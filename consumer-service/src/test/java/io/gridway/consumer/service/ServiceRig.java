@@ -66,6 +66,12 @@ final class ServiceRig implements AutoCloseable {
 
   /** A relay of source {@code src} with {@code partitions} reading {@code database.*} from the binlog's end now. */
   static Relay relay(Path dir, PrivateMariaDb source, String database, int port, int partitions) throws Exception {
+    return relay(dir, source, database, port, partitions, "{capacity: 64MiB, maxWindow: 8MiB}");
+  }
+
+  /** The same with the {@code buffer:} section given (a tiny {@code indexWindows} makes windows fall off quickly). */
+  static Relay relay(Path dir, PrivateMariaDb source, String database, int port, int partitions, String buffer)
+      throws Exception {
     String start;
     try (Connection c = source.connect(""); Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("SHOW MASTER STATUS")) {
@@ -79,10 +85,10 @@ final class ServiceRig implements AutoCloseable {
           partitions: %d
           mysql: {source: src, host: %s, port: %d, user: %s, passwordFile: %s, serverId: %d, start: "%s",
                   include: ["%s.*"], heartbeatInterval: 300ms, reconnectBackoffMax: 300ms}
-        buffer: {capacity: 64MiB, maxWindow: 8MiB}
+        buffer: %s
         http: {port: %d, ioThreads: 1, shutdownGrace: 0s, stream: {heartbeat: 200ms}}
         """.formatted(partitions, source.host(), source.port(), source.replicationUser(), password,
-        100_000 + (int) (System.nanoTime() % 1_000_000), start, database, port), "test relay"), Clock.systemUTC());
+        100_000 + (int) (System.nanoTime() % 1_000_000), start, database, buffer, port), "test relay"), Clock.systemUTC());
   }
 
   /** A running consumer service and its log. */
