@@ -234,6 +234,9 @@ final class Puller {
     snapshotTurn = true;
     SnapshotFeeder asker = feeder;
     asker.ask(relay(), stream.lastScn()).whenComplete((answer, failure) -> loop.execute(() -> {
+      if (answer instanceof SnapshotFeeder.Chunk) {
+        asker.read(); // counted even when dropped below: the relay read it
+      }
       if (c != channel || stopped || asker != feeder) {
         asker.abandon();
         return;

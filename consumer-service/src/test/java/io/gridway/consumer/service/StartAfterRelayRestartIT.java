@@ -1,0 +1,106 @@
+package io.gridway.consumer.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.gridway.relay.Relay;
+import io.gridway.testkit.PrivateMariaDb;
+import io.gridway.testkit.PrivatePostgres;
+import io.gridway.testkit.ReplicaVerifier;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Issue 18's first symptom, end to end: after a relay restart its buffer starts at the stored position, so a new group
+ * asking {@code since=0} is answered 410 (oldest SCN "none yet") and used to retry for ever. Now a new group with
+ * {@code start: snapshot} starts (since=latest, then the chunks) and its target ends equal to the source, and a new
+ * group with the default start and no tables to load stops at once with one ERROR line instead of looping.
+ */
+@Timeout(180)
+class StartAfterRelayRestartIT {
+  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  @Test
+  void aNewGroupAfterARelayRestartStartsWithSnapshotAndOneWithNothingToLoadStopsInsteadOfLooping() throws Exception {
+    PrivateMariaDb source = PrivateMariaDb.shared();
+    String db = source.createDatabase("restartstart");
+    String ddl = "CREATE TABLE a (id INT NOT NULL PRIMARY KEY, v VARCHAR(40) NOT NULL)";
+    source.execute(db, ddl);
+    source.execute(db, "INSERT INTO a SELECT seq, CONCAT('a', seq) FROM seq_1_to_3000");
+    PrivatePostgres pg = PrivatePostgres.shared();
+    String pgDb = pg.createDatabase("restartstart");
+    pg.execute(pgDb, "CREATE SCHEMA \"" + db + "\"", ddl.replace("TABLE a", "TABLE \"" + db + "\".a"));
+    try (ServiceRig rig = new ServiceRig("start-after-restart")) {
+      Path position = rig.dir.resolve("position.json");
+      String more = "positionFile: " + position.toAbsolutePath() + "\npositionFlush: 50ms\n";
+      String buffer = "{capacity: 64MiB, maxWindow: 8MiB}";
+      try (Relay first = ServiceRig.relay(rig.dir, source, db, 0, 1, buffer, more)) {
+        first.start();
+        source.execute(db, "UPDATE a SET v = 'before restart' WHERE id <= 10", "DELETE FROM a WHERE id = 11");
+        await().atMost(Duration.ofSeconds(30)).until(() -> first.buffer().windowsPublished() >= 2 && Files.exists(position));
+        await().atMost(Duration.ofSeconds(10)).until(() -> Files.readString(position).contains(
+            Long.toUnsignedString(first.buffer().newestScn())));
+      }
+      try (Relay relay = ServiceRig.relay(rig.dir, source, db, 0, 1, buffer, more)) {
+        relay.start();
+        source.execute(db, "INSERT INTO a VALUES (5000, 'after restart')");
+        await().atMost(Duration.ofSeconds(30)).until(() -> relay.buffer().windowsPublished() >= 1);
+        assertThat(status(relay.port(), "/v1/sources/src/events?since=0&partitions=0")).isEqualTo(410); // the old loop
+
+        ServiceRig.Service loading = rig.launch("""
+            consumer:
+              source: src
+              group: late
+              relays: [http://127.0.0.1:%d]
+              partitions: [0]
+              start: snapshot
+              snapshot: {tables: [%s.a], chunkRows: 1000}
+              pull: {waitTime: 200ms, backoff: 20ms}
+              batch: {maxWait: 5ms}
+            applier:
+              jdbc: {url: "%s", user: %s, passwordEnv: TARGET_PASSWORD}
+            http: {port: 0}
+            """.formatted(relay.port(), db, pg.jdbcUrl(pgDb), pg.user()),
+            Map.of("TARGET_PASSWORD", pg.password() == null ? "" : pg.password()));
+        ServiceRig.Service earliest = rig.launch("""
+            consumer:
+              source: src
+              group: old-style
+              relays: [http://127.0.0.1:%d]
+              partitions: [0]
+              pull: {waitTime: 200ms, backoff: 20ms}
+            checkpoints: {dir: "%s"}
+            http: {port: 0}
+            """.formatted(relay.port(), rig.dir.resolve("old-style")), Map.of());
+
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(100)).until(() ->
+            loading.output().contains("snapshot loaded") || !loading.process().isAlive());
+        source.execute(db, "UPDATE a SET v = 'after load' WHERE id BETWEEN 100 AND 120", "DELETE FROM a WHERE id = 7");
+        ReplicaVerifier.between(() -> source.connect(db), () -> pg.connect(pgDb))
+            .table("a", "SELECT id, v FROM a", "SELECT id, v FROM \"" + db + "\".a")
+            .awaitMatches(Duration.ofSeconds(60));
+        assertThat(loading.process().isAlive()).as(loading.output()).isTrue();
+
+        assertThat(earliest.process().waitFor(60, TimeUnit.SECONDS)).as(earliest.output()).isTrue();
+        assertThat(earliest.process().exitValue()).isEqualTo(1);
+        assertThat(earliest.output().lines().filter(l -> l.contains(" ERROR ") && l.contains(
+            "group old-style partition 0: checkpoint SCN 0 is evicted by every relay replica"))).hasSize(1);
+      }
+    }
+  }
+
+  private static int status(int port, String path) throws IOException, InterruptedException {
+    return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+        .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+  }
+}
