@@ -62,7 +62,9 @@ class SnapshotRelayKillIT {
     try (ServiceRig rig = new ServiceRig("snapshot-relay-kill")) {
       int port = ServiceRig.freePort();
       String relayYaml = ServiceRig.relayYaml(rig.dir, source, db, port, PARTITIONS, "{capacity: 64MiB, maxWindow: 8MiB}",
-          "positionFile: " + rig.dir.resolve("position.json").toAbsolutePath() + "\npositionFlush: 50ms\n");
+          // replay: the restarted relay refills what its buffer held, so the consumer's position is served again (without
+          // it the relay resumes after its last position, and a consumer a little behind it is evicted: a re-seed)
+          "positionFile: " + rig.dir.resolve("position.json").toAbsolutePath() + "\npositionFlush: 50ms\nreplay: 30s\n");
       Process relay = rig.launchRelay(relayYaml);
       try (Workload workload = new Workload(source, db, bKeys)) {
         long started = System.nanoTime();
