@@ -80,12 +80,12 @@ final class SnapshotStage {
               .append(" FROM STDIN WITH (FORMAT text, NULL '\"'\"'NULL'\"'\"')'\n");
         }
         script = s.toString();
-        config = "mariadb --batch | psql COPY, per table";
+        config = "mariadb --batch piped to psql COPY, per table";
       } else {
         script = "set -eo pipefail\nmariadb-dump --defaults-extra-file=" + sourceCnf + " --no-create-info --skip-add-locks"
             + " --single-transaction --quick " + db.database() + " " + String.join(" ", tables) + " | mariadb"
             + " --defaults-extra-file=" + targetCnf + " " + target.database() + "\n";
-        config = "mariadb-dump | mariadb";
+        config = "mariadb-dump piped to mariadb";
       }
       Path log = dir.resolve("limit-snapshot-" + target.kind() + ".log");
       long t0 = System.nanoTime();

@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Timeout;
  * but deletes no keyed row: a re-seed by upsert keeps target rows deleted at the source during the gap (the limit
  * docs/bootstrap.md §5.2 states).
  */
-@Timeout(300)
+@Timeout(600)
 class EvictedRecoveryIT {
   private static final int ROWS = 6_000;
   private static final int PARTITIONS = 2;
@@ -65,9 +65,10 @@ class EvictedRecoveryIT {
         ServiceRig.Service reseeding = rig.launch(reseedingYaml(db, relay.port(), pg.jdbcUrl(pgDb), pg.user()),
             Map.of("TARGET_PASSWORD", pg.password() == null ? "" : pg.password()));
         ServiceRig.Service stopping = rig.launch(stoppingYaml(relay.port(), rig.dir.resolve("halt").toString()), Map.of());
-        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(100)).until(() ->
+        // generous: on a loaded machine two service JVMs take tens of seconds to start
+        await().atMost(Duration.ofSeconds(240)).pollInterval(Duration.ofMillis(100)).until(() ->
             occurrences(reseeding.output(), "snapshot loaded") == PARTITIONS || !reseeding.process().isAlive());
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).until(() ->
+        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(100)).until(() ->
             stopping.output().contains("gridway consumer started") || !stopping.process().isAlive());
         assertThat(reseeding.process().isAlive()).as(reseeding.output()).isTrue();
         assertThat(stopping.process().isAlive()).as(stopping.output()).isTrue();

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Timeout;
  * one per partition and kill (never a restart from the first chunk, never a re-seed), and the target ends equal to the
  * source row for row, the keyless table's duplicates included.
  */
-@Timeout(900)
+@Timeout(1800)
 class SnapshotRelayKillIT {
   private static final boolean LONG = Boolean.getBoolean("gridway.long");
   private static final int ROWS = LONG ? 200_000 : 20_000;
@@ -74,7 +74,8 @@ class SnapshotRelayKillIT {
         int perPartition = ROWS / CHUNK_ROWS * 2 + 1;
         int between = Math.max(2, PARTITIONS * perPartition / (KILLS + 2));
         for (int kill = 1; kill <= KILLS; kill++) {
-          await().atMost(Duration.ofSeconds(LONG ? 300 : 120)).pollInterval(Duration.ofMillis(20)).until(() ->
+          // generous: on a loaded machine a service or relay JVM takes tens of seconds to start
+          await().atMost(Duration.ofSeconds(LONG ? 600 : 300)).pollInterval(Duration.ofMillis(20)).until(() ->
               chunksServed(port) >= between || !consumer.process().isAlive());
           assertThat(consumer.output()).as("kill %d must come while the snapshot loads", kill)
               .doesNotContain("snapshot loaded");
@@ -82,7 +83,7 @@ class SnapshotRelayKillIT {
           assertThat(relay.waitFor(10, TimeUnit.SECONDS)).isTrue();
           relay = rig.launchRelay(relayYaml);
         }
-        await().atMost(Duration.ofSeconds(LONG ? 600 : 180)).pollInterval(Duration.ofMillis(100)).until(() ->
+        await().atMost(Duration.ofSeconds(LONG ? 900 : 300)).pollInterval(Duration.ofMillis(100)).until(() ->
             occurrences(consumer.output(), "snapshot loaded") == PARTITIONS || !consumer.process().isAlive());
         assertThat(consumer.process().isAlive()).as(consumer.output()).isTrue();
         long read = 0;
