@@ -98,7 +98,7 @@ class SnapshotStartIT {
             second.output().split("snapshot loaded", -1).length - 1 == PARTITIONS || !second.process().isAlive());
         assertThat(second.output()).as("resumed from the stored cursor").contains("from after key");
         double killedGroupChunks = chunksRead(relay.port());
-        System.out.printf("snapshot into PostgreSQL with one kill -9: %d ms, %.0f chunks%n",
+        System.out.printf("snapshot into PostgreSQL with %d kill -9: %d ms, %.0f chunks%n", KILLS,
             TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), killedGroupChunks);
 
         // the MariaDB group, not killed: how many chunks a whole snapshot reads
