@@ -32,6 +32,12 @@ import java.util.List;
  * @param tls how to check the relays' certificates and which client certificate to show ({@code https://} relays);
  *     with it, a plain {@code http://} relay is refused
  * @param auth the bearer token sent to the relays, or null
+ * @param snapshot the tables {@code start: snapshot} and {@code onEvicted: snapshot} load, or null
+ * @param onEvicted what a partition does when every relay replica has evicted the windows after its checkpoint
+ *     (docs/bootstrap.md §5.2): {@code snapshot} re-seeds it (the stream moves to the relay's newest SCN and the
+ *     {@code snapshot.tables} are loaded again), {@code stop} fails the partition with one ERROR line. Default:
+ *     {@code snapshot} when the config has a {@code snapshot} section (and long-poll mode), else {@code stop} — eviction
+ *     never heals by waiting, and without tables to load a re-seed is impossible
  */
 public record ConsumerConfig(
     String source,
@@ -47,7 +53,8 @@ public record ConsumerConfig(
     String start,
     Tls tls,
     Auth auth,
-    Snapshot snapshot) {
+    Snapshot snapshot,
+    String onEvicted) {
 
   public ConsumerConfig {
     if (source == null || source.isBlank()) {
@@ -105,6 +112,17 @@ public record ConsumerConfig(
       throw new IllegalArgumentException("start: snapshot needs pull.mode: long-poll (a chunk is placed between two"
           + " long-polls; stream mode is not supported with snapshot yet)");
     }
+    boolean canReseed = snapshot != null && !snapshot.tables().isEmpty() && pull.mode() == Mode.LONG_POLL;
+    onEvicted = onEvicted == null ? (canReseed ? "snapshot" : "stop") : onEvicted;
+    if (!onEvicted.equals("snapshot") && !onEvicted.equals("stop")) {
+      throw new IllegalArgumentException("onEvicted: must be snapshot or stop, not '" + onEvicted + "'");
+    }
+    if (onEvicted.equals("snapshot") && !canReseed) {
+      throw new IllegalArgumentException(snapshot == null || snapshot.tables().isEmpty()
+          ? "snapshot.tables: onEvicted: snapshot needs the tables to load again (db.table, ...); or set onEvicted: stop"
+          : "onEvicted: snapshot needs pull.mode: long-poll (stream mode is not supported with snapshot yet); or set "
+              + "onEvicted: stop");
+    }
     if (start.startsWith("scn:")) {
       try {
         Long.parseUnsignedLong(start.substring(4));
@@ -124,6 +142,19 @@ public record ConsumerConfig(
   public ConsumerConfig(String source, String group, List<URI> relays, List<Integer> partitions, Pull pull, Batching batch,
       MicroBatch microBatch, Retry retry, Discovery discovery, String where, String start, Tls tls, Auth auth) {
     this(source, group, relays, partitions, pull, batch, microBatch, retry, discovery, where, start, tls, auth, null);
+  }
+
+  /** A config with the default {@code onEvicted}. */
+  public ConsumerConfig(String source, String group, List<URI> relays, List<Integer> partitions, Pull pull, Batching batch,
+      MicroBatch microBatch, Retry retry, Discovery discovery, String where, String start, Tls tls, Auth auth,
+      Snapshot snapshot) {
+    this(source, group, relays, partitions, pull, batch, microBatch, retry, discovery, where, start, tls, auth, snapshot,
+        null);
+  }
+
+  /** Whether a partition whose checkpoint every relay evicted loads its tables again ({@code onEvicted: snapshot}). */
+  public boolean reseedsOnEviction() {
+    return onEvicted.equals("snapshot");
   }
 
   /** Whether partitions without a checkpoint load the existing rows of {@link #snapshot} tables first. */
@@ -207,18 +238,18 @@ public record ConsumerConfig(
 
   public ConsumerConfig withGroup(String newGroup) {
     return new ConsumerConfig(source, newGroup, relays, partitions, pull, batch, microBatch, retry, discovery, where, start,
-        tls, auth, snapshot);
+        tls, auth, snapshot, onEvicted);
   }
 
   public ConsumerConfig withPartitions(List<Integer> newPartitions) {
     return new ConsumerConfig(source, group, relays, newPartitions, pull, batch, microBatch, retry, discovery, where, start,
-        tls, auth, snapshot);
+        tls, auth, snapshot, onEvicted);
   }
 
   /** The same config speaking TLS to its relays and sending a token (either may be null). */
   public ConsumerConfig withSecurity(Tls newTls, Auth newAuth) {
     return new ConsumerConfig(source, group, relays, partitions, pull, batch, microBatch, retry, discovery, where, start,
-        newTls, newAuth, snapshot);
+        newTls, newAuth, snapshot, onEvicted);
   }
 
   /**
@@ -455,6 +486,7 @@ public record ConsumerConfig(
     private final String source;
     private String start;
     private Snapshot snapshot;
+    private String onEvicted;
     private String group;
     private final List<URI> relays = new ArrayList<>();
     private List<Integer> partitions;
@@ -626,6 +658,12 @@ public record ConsumerConfig(
       return this;
     }
 
+    /** What a partition whose checkpoint every relay evicted does: {@code snapshot} or {@code stop}. */
+    public Builder onEvicted(String action) {
+      this.onEvicted = action;
+      return this;
+    }
+
     /** TLS to the relays (their URLs must be https://). */
     public Builder tls(Tls settings) {
       this.tls = settings;
@@ -648,7 +686,8 @@ public record ConsumerConfig(
           new Pull(mode, compression, bufferBytes, maxResponseBytes, waitTime, connectTimeout, idleTimeout, reconnectBackoff),
           new Batching(batchMaxEvents, batchMaxBytes, batchMaxWait, maxInFlight),
           new MicroBatch(microBatches, microPartitioner, microPartitionColumn),
-          new Retry(maxAttempts, retryBackoff, maxRetryBackoff), discovery, where, start, tls, auth, snapshot);
+          new Retry(maxAttempts, retryBackoff, maxRetryBackoff), discovery, where, start, tls, auth, snapshot,
+          onEvicted);
     }
   }
 }

@@ -171,6 +171,14 @@ final class FrameStream {
     }
   }
 
+  /**
+   * Moves the position to {@code since} (0 with a puller's {@code latest}: the relay's newest SCN), for a re-seed after
+   * eviction: the windows after the old position are gone for good. Call after {@link #reset}.
+   */
+  void restartAt(long since) {
+    lastScn = since;
+  }
+
   /** Drops partial data (a new connection); keeps the position and the schemas. */
   void reset() {
     if (cumulation != null) {

@@ -365,7 +365,7 @@ public final class GridwayConsumer implements AutoCloseable {
      * @throws IllegalStateException when no checkpoint store or no handler/callback was given
      * @throws IllegalArgumentException when the config asks for discovery and no {@link #relayEndpoints} was given,
      *     a TLS file or token named by the config cannot be read, or for {@code start: snapshot} with a store that
-     *     cannot keep the snapshot cursor
+     *     cannot keep the snapshot cursor, and for {@code onEvicted: snapshot} with such a store
      */
     public GridwayConsumer build() {
       if (store == null) {
@@ -378,6 +378,11 @@ public final class GridwayConsumer implements AutoCloseable {
         throw new IllegalArgumentException("start: snapshot needs a checkpoint store that keeps the snapshot cursor with"
             + " the SCN (memory, file, or a JDBC target's gridway_checkpoint); " + store.getClass().getSimpleName()
             + " does not");
+      }
+      if (config.reseedsOnEviction() && !store.keepsSnapshotCursor()) {
+        throw new IllegalArgumentException("onEvicted: snapshot needs a checkpoint store that keeps the snapshot cursor"
+            + " with the SCN (memory, file, or a JDBC target's gridway_checkpoint); " + store.getClass().getSimpleName()
+            + " does not (set onEvicted: stop)");
       }
       return new GridwayConsumer(this);
     }

@@ -32,7 +32,7 @@ import java.util.function.LongSupplier;
  *       partition
  *   <li>{@code gridway.consumer.retries}, {@code gridway.consumer.failovers}, {@code
  *       gridway.consumer.reconnects}, {@code gridway.consumer.decode.errors}, {@code
- *       gridway.consumer.scn.evicted}: counters
+ *       gridway.consumer.scn.evicted}, {@code gridway.consumer.reseeds} (re-seeds after eviction): counters
  * </ul>
  *
  * <p>Thread-safe (Micrometer meters are).
@@ -54,6 +54,7 @@ final class PartitionMetrics {
   private final Counter reconnects;
   private final Counter decodeErrors;
   private final Counter evicted;
+  private final Counter reseeds;
 
   PartitionMetrics(MeterRegistry registry, Tags tags, LongSupplier bufferBytes, long startScn, LongSupplier receivedScn) {
     this.registry = registry;
@@ -81,6 +82,7 @@ final class PartitionMetrics {
     reconnects = add(Counter.builder("gridway.consumer.reconnects").tags(tags).register(registry));
     decodeErrors = add(Counter.builder("gridway.consumer.decode.errors").tags(tags).register(registry));
     evicted = add(Counter.builder("gridway.consumer.scn.evicted").tags(tags).register(registry));
+    reseeds = add(Counter.builder("gridway.consumer.reseeds").tags(tags).register(registry));
   }
 
   private <M extends Meter> M add(M meter) {
@@ -133,6 +135,10 @@ final class PartitionMetrics {
 
   void evicted() {
     evicted.increment();
+  }
+
+  void reseeded() {
+    reseeds.increment();
   }
 
   long failoverCount() {

@@ -35,6 +35,9 @@ final class PartitionRunner {
   private final Dispatcher dispatcher;
   private final Puller puller;
   private final Thread dispatcherThread;
+  private final Shared shared;
+  /** The snapshot cursor kept with the checkpoint, or null when this partition loads no snapshot and never re-seeds. */
+  private final SnapshotProgress snapshot;
 
   /** Everything a partition shares with the rest of its consumer. */
   record Shared(ConsumerConfig config, CheckpointStore store, BatchHandler handler, Partitioner partitioner,
@@ -93,7 +96,19 @@ final class PartitionRunner {
         snapshotFrom = from;
         latest = whole == null; // the change stream starts at the relay's newest SCN, the chunks interleave
       }
+    } else if (config.reseedsOnEviction()) {
+      // onEvicted: snapshot needs the cursor kept with every checkpoint; a cursor stored by a re-seed that a kill
+      // interrupted resumes it (its checkpoint is past the eviction); without one, no snapshot is in progress
+      String cursor = startScn != null ? null : stored.stream().filter(Checkpoint::isWhole).map(Checkpoint::snapshot)
+          .filter(java.util.Objects::nonNull).findFirst().orElse(null);
+      snapshot = new SnapshotProgress(cursor);
+      SnapshotCursor from = cursor == null ? null : SnapshotCursor.decode(cursor, config.snapshot().tables());
+      if (from != null && !from.isDone(config.snapshot().tables())) {
+        snapshotFrom = from;
+      }
     }
+    this.snapshot = snapshot;
+    this.shared = shared;
     this.state = new PartitionState(partition, start, shared.hooks().listener());
     this.buffer = new PartitionBuffer(config.pull().bufferBytes().bytes());
     this.metrics = new PartitionMetrics(shared.registry(),
@@ -111,9 +126,8 @@ final class PartitionRunner {
         buffer, committer, lanes, metrics);
     this.puller = new Puller(new Puller.PullTarget(config.source(), partition, shared.relays(), config.pull(), start,
         config.where(), latest),
-        shared.pullers(), buffer, state, metrics, snapshotFrom == null ? null
-            : new SnapshotFeeder(config.source(), partition, config.snapshot(), snapshotFrom, snapshot, shared.pullers(),
-                this::checkpointNow));
+        shared.pullers(), buffer, state, metrics, snapshotFrom == null ? null : feeder(snapshotFrom),
+        new Puller.Eviction(config.group(), config.reseedsOnEviction() ? this::reseed : null));
     this.dispatcherThread = new Thread(dispatcher, "gridway-p" + partition + "-dispatch");
     dispatcherThread.setDaemon(true);
     LOG.info("partition {}: starting at {} (generation {}{}){}", partition,
@@ -121,6 +135,23 @@ final class PartitionRunner {
         generation, k > 1 ? ", micro-partition progress " + Arrays.toString(micro) : "", snapshotFrom == null ? ""
             : "; loading the existing rows of " + config.snapshot().tables().subList(snapshotFrom.table(),
             config.snapshot().tables().size()) + (snapshotFrom.after() == null ? "" : " from after key " + snapshotFrom.after()));
+  }
+
+  private SnapshotFeeder feeder(SnapshotCursor from) {
+    ConsumerConfig config = shared.config();
+    return new SnapshotFeeder(config.source(), partition, config.snapshot(), from, snapshot, shared.pullers(),
+        this::checkpointNow);
+  }
+
+  /**
+   * {@code onEvicted: snapshot} (on the puller's loop): the load starts over at the first table, and the checkpoint
+   * carries that cursor from its next write on — before any window after the eviction can be applied — so a kill
+   * during the re-seed resumes it instead of leaving the tables half loaded.
+   */
+  private SnapshotFeeder reseed() {
+    snapshot.restart(SnapshotCursor.FIRST.encode(shared.config().snapshot().tables()));
+    checkpointNow();
+    return feeder(SnapshotCursor.FIRST);
   }
 
   /** Offers the committed position to the checkpoint writer again (a snapshot cursor moved without a new commit). */

@@ -14,7 +14,8 @@ import java.net.URI;
  * @param durableCheckpoint the newest SCN the checkpoint store has durably recorded
  * @param received the newest SCN the puller has received (a window or a heartbeat)
  * @param relay the relay replica it pulls from now, or null
- * @param oldestAvailable in {@link State#SCN_EVICTED}: the oldest SCN the relay still holds; else null
+ * @param oldestAvailable in {@link State#SCN_EVICTED}, or {@link State#FAILED} by {@code onEvicted: stop}: the oldest SCN
+ *     the relay still holds; else null
  * @param detail for humans: the last error, the failed batch and its reason, …
  * @param failure in {@link State#FAILED}: the exception that stopped the partition; else null
  */
@@ -39,9 +40,9 @@ public record PartitionStatus(
     /** Lost its relay (an error, a timeout, a decode error) and is reconnecting with backoff, maybe to another replica. */
     RECONNECTING,
     /**
-     * Every relay replica answered 410: the windows after the checkpoint have been evicted. The consumer
-     * keeps asking (a replica may still have them) but never jumps forward by itself: an operator resets
-     * the checkpoint, or re-seeds the target.
+     * Every relay replica answered 410: the windows after the checkpoint have been evicted. Passing: {@code
+     * onEvicted} then re-seeds the partition (RECONNECTING, then RUNNING while its tables load again) or fails it
+     * (FAILED, {@code oldestAvailable} kept). It never jumps forward silently.
      */
     SCN_EVICTED,
     /** Stopped on an error that retrying does not fix: a batch that kept failing, a fenced checkpoint, a rejected request. */

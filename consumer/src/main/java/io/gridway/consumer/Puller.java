@@ -23,9 +23,11 @@ import org.slf4j.LoggerFactory;
  * received (replicas agree on SCNs); the replicas are asked from {@link RelayEndpoints} at every
  * (re)connect, so discovered relays added or removed are followed, and {@link #relaysChanged} moves a
  * puller off a relay that no longer serves its partition, or wakes one that had none to connect to; a
- * 410 is logged with both SCNs and counted, and when every replica answers 410 the partition enters
- * {@link PartitionStatus.State#SCN_EVICTED} and keeps asking, never skipping ahead; a 400/404 from every
- * replica (unknown source or partition) fails the partition.
+ * 410 is logged with both SCNs and counted, and when every replica answers 410 the windows after the partition's
+ * position are gone for good: with {@code onEvicted: snapshot} it re-seeds itself (the stream moves to the relay's
+ * newest SCN and a new {@link SnapshotFeeder} loads the tables again, docs/bootstrap.md §5.2), with {@code stop} it
+ * fails with one ERROR line — never skipping ahead silently; a 400/404 from every replica (unknown source or
+ * partition) fails the partition.
  *
  * <p>Back-pressure: when the buffer is full the connection stops reading ({@code autoRead} off) until
  * the buffer reports room; the relay then sees TCP back-pressure.
@@ -35,7 +37,7 @@ import org.slf4j.LoggerFactory;
 final class Puller {
   private static final Logger LOG = LoggerFactory.getLogger(Puller.class);
 
-  private final PullTarget target;
+  private PullTarget target;
   private final PullerResources resources;
   private final EventLoop loop;
   private final PartitionBuffer buffer;
@@ -59,11 +61,21 @@ final class Puller {
   private boolean responseKeepAlive;
   private RelayProblem streamError;
   private ScheduledFuture<?> reconnect;
-  /** {@code start: snapshot}'s chunks for this partition, or null. */
-  private final SnapshotFeeder feeder;
+  /** {@code start: snapshot}'s (or a re-seed's) chunks for this partition, or null. */
+  private SnapshotFeeder feeder;
+  private final Eviction eviction;
   /** A chunk request is out, or a chunk waits for room in the buffer: no events request is out meanwhile. */
   private boolean snapshotTurn;
   private boolean snapshotLoaded;
+
+  /**
+   * What to do when every replica has evicted the windows after this partition's position ({@code onEvicted}).
+   *
+   * @param group the consumer group, for the log line
+   * @param reseed a feeder loading the tables again from their first chunk, whose cursor the checkpoint already
+   *     carries; null for {@code onEvicted: stop}
+   */
+  record Eviction(String group, java.util.function.Supplier<SnapshotFeeder> reseed) {}
 
   /** What to pull: a partition of a source, from the replicas serving it, how, from where on, and which rows (or null). */
   record PullTarget(String source, int partition, RelayEndpoints relays, ConsumerConfig.Pull pull, long since,
@@ -75,12 +87,13 @@ final class Puller {
 
   Puller(PullTarget target, PullerResources resources, PartitionBuffer buffer, PartitionState state,
       PartitionMetrics metrics) {
-    this(target, resources, buffer, state, metrics, null);
+    this(target, resources, buffer, state, metrics, null, new Eviction("?", null));
   }
 
   Puller(PullTarget target, PullerResources resources, PartitionBuffer buffer, PartitionState state,
-      PartitionMetrics metrics, SnapshotFeeder feeder) {
+      PartitionMetrics metrics, SnapshotFeeder feeder, Eviction eviction) {
     this.feeder = feeder;
+    this.eviction = eviction;
     this.target = target;
     this.loop = resources.group().next();
     this.resources = resources;
@@ -219,9 +232,13 @@ final class Puller {
   /** The change stream pauses while a chunk request is out, so that no window after the chunk's H can overtake it. */
   private void askChunk(Channel c) {
     snapshotTurn = true;
-    feeder.ask(relay(), stream.lastScn()).whenComplete((answer, failure) -> loop.execute(() -> {
-      if (c != channel || stopped) {
-        feeder.abandon();
+    SnapshotFeeder asker = feeder;
+    asker.ask(relay(), stream.lastScn()).whenComplete((answer, failure) -> loop.execute(() -> {
+      if (answer instanceof SnapshotFeeder.Chunk) {
+        asker.read(); // counted even when dropped below: the relay read it
+      }
+      if (c != channel || stopped || asker != feeder) {
+        asker.abandon();
         return;
       }
       SnapshotFeeder.Answer a = failure != null ? new SnapshotFeeder.Retry(failure.toString()) : answer;
@@ -331,11 +348,14 @@ final class Puller {
         evictions++;
         String detail = "relay " + relay() + " evicted the windows after since=" + Long.toUnsignedString(stream.lastScn())
             + "; the oldest SCN it holds is " + Long.toUnsignedString(problem.oldestScn());
-        LOG.error("partition {}: {}; not skipping ahead (reset the checkpoint to accept the gap)", target.partition(), detail);
-        if (evictions >= Math.max(1, replicas().size())) {
-          state.evicted(problem.oldestScn(), detail);
+        if (evictions < Math.max(1, replicas().size())) {
+          LOG.warn("partition {}: {}; asking the next replica", target.partition(), detail);
+          retryElsewhere(c, detail, false);
+        } else if (eviction.reseed() == null) {
+          evictedStop(c, problem.oldestScn(), detail);
+        } else {
+          evictedReseed(c, problem.oldestScn(), detail);
         }
-        retryElsewhere(c, detail, false);
       }
       case REJECTED -> {
         rejections++;
@@ -356,6 +376,41 @@ final class Puller {
       }
       case TRANSIENT -> failed(c, "relay " + relay() + " answered " + problem, null);
     }
+  }
+
+  /** {@code onEvicted: stop}: one ERROR line naming what an operator needs, and the partition fails (health says so). */
+  private void evictedStop(Channel c, long oldest, String detail) {
+    String what = "group " + eviction.group() + " partition " + target.partition() + ": checkpoint SCN "
+        + state.snapshot().checkpoint() + " is evicted by every relay replica (oldest SCN held "
+        + Long.toUnsignedString(oldest) + "); onEvicted: stop — the partition stops (reset its checkpoint, or set "
+        + "onEvicted: snapshot with snapshot.tables to re-seed it)";
+    LOG.error("{}", what);
+    state.evicted(oldest, detail);
+    state.fail(what, new IllegalStateException(what));
+    stopped = true;
+    channel = null;
+    c.close();
+    stream.close();
+  }
+
+  /**
+   * {@code onEvicted: snapshot}: the windows after the position are gone for good, so the stream starts again at the
+   * relay's newest SCN and the tables are loaded again, chunk by chunk, interleaved with it as for {@code start:
+   * snapshot} (the checkpoint carries the new load's first cursor before any window after the gap is applied).
+   */
+  private void evictedReseed(Channel c, long oldest, String detail) {
+    LOG.warn("group {} partition {}: checkpoint SCN {} is evicted by every relay replica (oldest SCN held {}); "
+            + "onEvicted: snapshot — re-seeding: the stream moves to the relay's newest SCN and the tables are loaded again",
+        eviction.group(), target.partition(), state.snapshot().checkpoint(), Long.toUnsignedString(oldest));
+    metrics.reseeded();
+    state.set(PartitionStatus.State.RECONNECTING, "re-seeding after eviction: " + detail);
+    feeder = eviction.reseed().get();
+    snapshotLoaded = false;
+    evictions = 0;
+    target = new PullTarget(target.source(), target.partition(), target.relays(), target.pull(), 0, target.where(), true);
+    stream.restartAt(0); // since=latest until the first answer gives the stream its position
+    failures = 0;
+    retryElsewhere(c, detail, true); // the next connection asks since=latest: no long backoff
   }
 
   /** The TLS handshake failed: the relay's certificate is not trusted, expired, for another host, or no TLS at all. */

@@ -172,7 +172,6 @@ final class SnapshotFeeder {
   void answered(Answer answer, long streamScn, Backoff backoff) {
     asking = false;
     if (answer instanceof Chunk chunk) {
-      chunksRead++;
       retries = 0;
       if (chunk.window() == null) {
         cursor = chunk.next();
@@ -219,6 +218,12 @@ final class SnapshotFeeder {
     return placedScn;
   }
 
+  /** The relay answered a chunk (whether or not it is used: one whose connection is gone is asked again). */
+  void read() {
+    chunksRead++;
+  }
+
+  /** Chunks the relay answered to this feeder, the ones asked again after a failure included. */
   long chunksRead() {
     return chunksRead;
   }

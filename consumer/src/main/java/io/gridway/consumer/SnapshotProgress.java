@@ -47,6 +47,17 @@ final class SnapshotProgress {
     steps.addLast(new Step(scn, cursor));
   }
 
+  /**
+   * The snapshot starts over at {@code cursor} (a re-seed after eviction, docs/bootstrap.md §5.2): every checkpoint
+   * written from now on carries it or a later one, whatever its SCN, so a restart can never find a checkpoint past the
+   * eviction without the re-seed's cursor (which would leave the tables half loaded). Steps of an earlier load are
+   * dropped: their chunks are read again.
+   */
+  synchronized void restart(String cursor) {
+    steps.clear();
+    covered = cursor;
+  }
+
   /** The cursor to store with a checkpoint at {@code scn}: the newest recorded at or below it. */
   synchronized String cursorAt(long scn) {
     for (Step s = steps.peekFirst(); s != null && Long.compareUnsigned(s.scn, scn) <= 0; s = steps.peekFirst()) {

@@ -39,9 +39,8 @@ class PullerIT {
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
   private GridwayConsumer consumer(List<URI> relays) {
-    ConsumerConfig config = new ConsumerConfig("src", "g", relays, List.of(0),
-        new ConsumerConfig.Pull(null, null, null, null, Duration.ofMillis(100), null, Duration.ofSeconds(2),
-            Duration.ofMillis(10)), null, null, null);
+    ConsumerConfig config = config(relays);
+    assertThat(config.reseedsOnEviction()).as("without snapshot.tables onEvicted defaults to stop").isFalse();
     return GridwayConsumer.builder(config).meterRegistry(registry).checkpointStore(new MemoryCheckpointStore())
         .handler(batch -> {
           for (Window w : batch.windows()) {
@@ -49,6 +48,12 @@ class PullerIT {
             sizes.add(w.eventCount());
           }
         }).build();
+  }
+
+  private static ConsumerConfig config(List<URI> relays) {
+    return new ConsumerConfig("src", "g", relays, List.of(0),
+        new ConsumerConfig.Pull(null, null, null, null, Duration.ofMillis(100), null, Duration.ofSeconds(2),
+            Duration.ofMillis(10)), null, null, null);
   }
 
   @Test
@@ -86,22 +91,23 @@ class PullerIT {
   }
 
   @Test
-  void evictedEverywhereIsAnExplicitStateThatNeverSkipsAhead() throws Exception {
+  void evictedEverywhereWithOnEvictedStopFailsThePartitionNamingBothScnsAndNeverSkipsAhead() throws Exception {
     String gone = "{\"type\":\"scn-evicted\",\"status\":410,\"detail\":\"evicted\",\"oldestScn\":\"500\"}";
     try (ScriptedRelay a = new ScriptedRelay((n, since) -> ScriptedRelay.Reply.problem(410, gone));
         ScriptedRelay b = new ScriptedRelay((n, since) -> ScriptedRelay.Reply.problem(410, gone));
         GridwayConsumer consumer = consumer(List.of(a.uri(), b.uri()))) {
       consumer.start();
-      await().atMost(Duration.ofSeconds(10)).until(() -> consumer.status(0).state() == PartitionStatus.State.SCN_EVICTED);
+      await().atMost(Duration.ofSeconds(10)).until(() -> consumer.status(0).state() == PartitionStatus.State.FAILED);
       PartitionStatus status = consumer.status(0);
       assertThat(status.oldestAvailable().value()).isEqualTo(500);
       assertThat(status.checkpoint().value()).isZero();
-      assertThat(status.detail()).contains("since=0").contains("500");
+      assertThat(status.detail()).contains("group g partition 0").contains("checkpoint SCN 0")
+          .contains("oldest SCN held 500").contains("onEvicted: stop");
       assertThat(status.isHealthy()).isFalse();
-      assertThat(a.requests).allMatch(r -> r.contains("since=0"));
-      assertThat(b.requests).allMatch(r -> r.contains("since=0"));
+      assertThat(a.requests).hasSize(1).allMatch(r -> r.contains("since=0")); // one each: stopped, not looping
+      assertThat(b.requests).hasSize(1).allMatch(r -> r.contains("since=0"));
       assertThat(applied).isEmpty();
-      assertThat(registry.get("gridway.consumer.scn.evicted").counter().count()).isGreaterThanOrEqualTo(2);
+      assertThat(registry.get("gridway.consumer.scn.evicted").counter().count()).isEqualTo(2);
     }
   }
 

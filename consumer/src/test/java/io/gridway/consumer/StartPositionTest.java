@@ -62,4 +62,28 @@ class StartPositionTest {
     assertThatThrownBy(() -> ConsumerConfig.builder("src").relay(RELAY.toString()).start("scn:-3").build())
         .hasMessageContaining("unsigned decimal SCN");
   }
+
+  @Test
+  void onEvictedDefaultsToSnapshotWhenThereAreTablesToLoadElseStop() {
+    ConsumerConfig.Snapshot tables = new ConsumerConfig.Snapshot(java.util.List.of("db.t"), null, null);
+    assertThat(ConsumerConfig.builder("src").relay(RELAY.toString()).build().onEvicted()).isEqualTo("stop");
+    ConsumerConfig reseeding = ConsumerConfig.builder("src").relay(RELAY.toString()).snapshot(tables).build();
+    assertThat(reseeding.onEvicted()).isEqualTo("snapshot"); // start: earliest, re-seeded when evicted
+    assertThat(reseeding.reseedsOnEviction()).isTrue();
+    assertThat(ConsumerConfig.builder("src").relay(RELAY.toString()).snapshot(tables).mode(ConsumerConfig.Mode.STREAM)
+        .build().onEvicted()).isEqualTo("stop");
+    assertThat(ConsumerConfig.builder("src").relay(RELAY.toString()).snapshot(tables).onEvicted("stop").build()
+        .reseedsOnEviction()).isFalse();
+    assertThatThrownBy(() -> ConsumerConfig.builder("src").relay(RELAY.toString()).onEvicted("wait").build())
+        .hasMessageStartingWith("onEvicted: must be snapshot or stop");
+    assertThatThrownBy(() -> ConsumerConfig.builder("src").relay(RELAY.toString()).onEvicted("snapshot").build())
+        .hasMessageStartingWith("snapshot.tables: onEvicted: snapshot needs the tables");
+    assertThatThrownBy(() -> ConsumerConfig.builder("src").relay(RELAY.toString()).snapshot(tables)
+        .mode(ConsumerConfig.Mode.STREAM).onEvicted("snapshot").build())
+        .hasMessageStartingWith("onEvicted: snapshot needs pull.mode: long-poll");
+    // a re-seed interrupted by a kill must resume from its cursor: a store that cannot keep it is refused
+    assertThatThrownBy(() -> GridwayConsumer.builder(reseeding).checkpointStore(new RecordingStore())
+        .handler(batch -> { }).build()).hasMessageContaining("onEvicted: snapshot needs a checkpoint store")
+        .hasMessageContaining("RecordingStore");
+  }
 }

@@ -77,6 +77,16 @@ final class JdbcTarget implements AutoCloseable {
     return kind;
   }
 
+  /** The server, for a bulk load beside the grid's (the snapshot stage's limit). */
+  NativeDatabase server() {
+    return server;
+  }
+
+  /** The database of the JDBC URL (PostgreSQL: the tables are in the source database's schema inside it). */
+  String database() {
+    return database;
+  }
+
   private String table(int t) {
     return kind.equals("postgres") ? "\"" + schema + "\"." + Workload.tableName(t) : "`" + schema + "`." + Workload.tableName(t);
   }

@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
  * error, 2 on a bad command line.
  */
 @Command(name = "perf", mixinStandardHelpOptions = true, subcommands = {LoadCommand.class, Stage1Command.class, Stage2Command.class, E2eCommand.class,
-    LatencyCommand.class, RelayReadCommand.class, LimitsCommand.class, AllCommand.class},
+    LatencyCommand.class, RelayReadCommand.class, LimitsCommand.class, AllCommand.class, SnapshotCommand.class},
     description = "Load the whitepaper's workload and measure the grid's stages; reports under perf/results/.",
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:every run valid", "1:error", "2:bad command line", "3:a run was invalid (the report says why)"},

@@ -75,6 +75,13 @@ class ConfigTest {
     assertThatThrownBy(() -> parse(GOOD.replace("  partitions: [0, 1]\n",
         "  partitions: [0, 1]\n  start: snapshot\n  snapshot: {tables: [shop.orders]}\n")))
         .hasMessageContaining("start: snapshot needs pull.mode: long-poll");
+    assertThat(snapshot.consumer().onEvicted()).isEqualTo("snapshot");
+    assertThat(parse(GOOD).consumer().onEvicted()).isEqualTo("stop");
+    assertThat(parse(GOOD.replace("mode: stream", "mode: long-poll").replace("  partitions: [0, 1]\n",
+        "  partitions: [0, 1]\n  onEvicted: stop\n  snapshot: {tables: [shop.orders]}\n")).consumer().onEvicted())
+        .isEqualTo("stop");
+    assertThatThrownBy(() -> parse(GOOD.replace("  partitions: [0, 1]\n", "  partitions: [0, 1]\n  onEvicted: wait\n")))
+        .hasMessageContaining("onEvicted: must be snapshot or stop");
   }
 
   @Test

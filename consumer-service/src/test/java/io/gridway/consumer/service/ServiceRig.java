@@ -66,6 +66,25 @@ final class ServiceRig implements AutoCloseable {
 
   /** A relay of source {@code src} with {@code partitions} reading {@code database.*} from the binlog's end now. */
   static Relay relay(Path dir, PrivateMariaDb source, String database, int port, int partitions) throws Exception {
+    return relay(dir, source, database, port, partitions, "{capacity: 64MiB, maxWindow: 8MiB}");
+  }
+
+  /** The same with the {@code buffer:} section given (a tiny {@code indexWindows} makes windows fall off quickly). */
+  static Relay relay(Path dir, PrivateMariaDb source, String database, int port, int partitions, String buffer)
+      throws Exception {
+    return relay(dir, source, database, port, partitions, buffer, "");
+  }
+
+  /** The same with more top-level relay YAML ({@code positionFile: ...} for a relay that restarts where it stopped). */
+  static Relay relay(Path dir, PrivateMariaDb source, String database, int port, int partitions, String buffer,
+      String more) throws Exception {
+    return new Relay(RelayConfig.parse(relayYaml(dir, source, database, port, partitions, buffer, more), "test relay"),
+        Clock.systemUTC());
+  }
+
+  /** The YAML of {@link #relay}: for a relay run in a JVM of its own ({@link #launchRelay}). */
+  static String relayYaml(Path dir, PrivateMariaDb source, String database, int port, int partitions, String buffer,
+      String more) throws Exception {
     String start;
     try (Connection c = source.connect(""); Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("SHOW MASTER STATUS")) {
@@ -74,15 +93,39 @@ final class ServiceRig implements AutoCloseable {
     }
     Path password = dir.resolve("repl.pw");
     Files.writeString(password, source.replicationPassword() + "\n");
-    return new Relay(RelayConfig.parse("""
+    return """
         source:
           partitions: %d
           mysql: {source: src, host: %s, port: %d, user: %s, passwordFile: %s, serverId: %d, start: "%s",
                   include: ["%s.*"], heartbeatInterval: 300ms, reconnectBackoffMax: 300ms}
-        buffer: {capacity: 64MiB, maxWindow: 8MiB}
+        buffer: %s
         http: {port: %d, ioThreads: 1, shutdownGrace: 0s, stream: {heartbeat: 200ms}}
-        """.formatted(partitions, source.host(), source.port(), source.replicationUser(), password,
-        100_000 + (int) (System.nanoTime() % 1_000_000), start, database, port), "test relay"), Clock.systemUTC());
+        %s""".formatted(partitions, source.host(), source.port(), source.replicationUser(), password,
+        100_000 + (int) (System.nanoTime() % 1_000_000), start, database, buffer, port, more);
+  }
+
+  /**
+   * Starts {@code RelayMain} on {@code yaml} in a JVM of its own (killed with SIGKILL like a lost VM), and waits until it
+   * listens; its output is appended to {@code relay.log}.
+   */
+  Process launchRelay(String yaml) throws IOException {
+    Path config = dir.resolve("relay.yml");
+    Files.writeString(config, yaml);
+    Path log = dir.resolve("relay.log");
+    long before = Files.exists(log) ? Files.size(log) : 0;
+    Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx256m", "-XX:MaxDirectMemorySize=256m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+        "io.gridway.relay.RelayMain", config.toString())
+        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+    processes.add(process);
+    await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(50)).until(() -> {
+      if (!process.isAlive()) {
+        throw new AssertionError("relay exited with " + process.exitValue() + ": " + Files.readString(log));
+      }
+      String output = Files.readString(log);
+      return output.substring((int) Math.min(before, output.length())).contains("gridway relay listening on");
+    });
+    return process;
   }
 
   /** A running consumer service and its log. */
