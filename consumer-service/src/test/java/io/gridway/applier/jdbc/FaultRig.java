@@ -58,6 +58,7 @@ final class FaultRig implements AutoCloseable {
   private final boolean dedicatedSource;
   private final String relayYaml;
   private Relay relay;
+  private boolean relayRunning;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final List<Process> processes = new ArrayList<>();
   private int metricsPort;
@@ -81,6 +82,7 @@ final class FaultRig implements AutoCloseable {
       relayYaml = relayYaml(setup.relayPositionFile());
       relay = new Relay(RelayConfig.parse(relayYaml.formatted(0), name + " relay"), Clock.systemUTC());
       relayPort = relay.start().getPort();
+      relayRunning = true;
     } catch (Exception | Error e) {
       if (created != null) {
         created.close();
@@ -131,14 +133,18 @@ final class FaultRig implements AutoCloseable {
 
   /** Stops the relay as a clean shutdown would (its position file written last). */
   void stopRelay() {
-    relay.close();
+    if (relayRunning) {
+      relayRunning = false;
+      relay.close();
+    }
   }
 
   /** Starts a new relay on the same file and port (it resumes from its position file, if it has one). */
   Relay restartRelay() throws Exception {
-    relay.close();
+    stopRelay();
     relay = new Relay(RelayConfig.parse(relayYaml.formatted(relayPort), "restarted relay"), Clock.systemUTC());
     relay.start();
+    relayRunning = true;
     return relay;
   }
 
@@ -271,7 +277,7 @@ final class FaultRig implements AutoCloseable {
   public void close() {
     processes.forEach(Process::destroyForcibly);
     writer.close();
-    relay.close();
+    stopRelay();
     target.close();
     if (dedicatedSource) {
       source.close();

@@ -71,6 +71,11 @@ final class OutageWorkload implements FaultLoad {
     return transactions;
   }
 
+  /** Transactions allowed so far. */
+  long allowed() {
+    return allowed;
+  }
+
   /** Transactions a lost connection cut short (committed or not). */
   long cut() {
     return cut;
