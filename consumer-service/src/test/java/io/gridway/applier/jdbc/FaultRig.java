@@ -234,12 +234,14 @@ final class FaultRig implements AutoCloseable {
   }
 
   /**
-   * Waits until the target holds every audit row the source holds now, and returns how long that took: the scenario's
-   * recovery time, called right after its fault has healed.
+   * The scenario's recovery time, called right after its fault has healed: lets the writer write 10 transactions more
+   * and waits until the target holds every audit row the source holds by then — all written before the fault and new
+   * ones written after it have gone through the whole path.
    */
-  Duration awaitCaughtUp(String what) throws Exception {
+  Duration awaitRecovered(String what) throws Exception {
     long began = System.nanoTime();
-    long goal = sourceAuditRows();
+    long goal = sourceAuditRows() + 10; // each transaction writes one audit row or more
+    writer.allow(10);
     await(what).atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(50)).until(() -> targetAuditRows() >= goal);
     return Duration.ofNanos(System.nanoTime() - began);
   }

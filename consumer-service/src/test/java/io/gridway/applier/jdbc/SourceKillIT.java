@@ -30,7 +30,7 @@ class SourceKillIT {
             .until(() -> rig.writer.transactions() >= killAt);
         rig.source.kill();
         rig.source.start();
-        Duration recovery = rig.awaitCaughtUp("round " + round + ": the target has what the source kept");
+        Duration recovery = rig.awaitRecovered("round " + round + ": the target has what the source kept");
         worst = recovery.compareTo(worst) > 0 ? recovery : worst;
       }
       System.out.printf("source kill: %d transactions cut by a kill%n", ((OutageWorkload) rig.writer).cut());

@@ -41,7 +41,7 @@ class TargetRestartIT {
             .until(() -> rig.targetAuditRows() >= killAt);
         rig.target.server().kill();
         rig.target.server().start();
-        Duration recovery = rig.awaitCaughtUp("round " + round + ": the target has caught up");
+        Duration recovery = rig.awaitRecovered("round " + round + ": the target has caught up");
         worst = recovery.compareTo(worst) > 0 ? recovery : worst;
       }
       rig.verifyAndReport(scenario, rounds, worst, started);
