@@ -46,16 +46,16 @@ class BinlogPurgeIT {
     try (FaultRig rig = new FaultRig("binlog_purge", new FaultRig.Setup(true, FaultTarget.Kind.SHARED_POSTGRES, true))) {
       rig.startConsumer(rig.relayUri(), rig.targetUrl(rig.target.port()), "");
       rig.writer.start();
-      rig.writer.allow(150);
+      rig.writer.allow(100);
       awaitWritten(rig);
       long written = rig.sourceAuditRows();
       await("the target has the first transactions").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(50))
           .until(() -> rig.targetAuditRows() >= written);
       rig.verifier().awaitMatches(Duration.ofSeconds(60));
 
-      // Kill point: the relay stops mid-load, a seeded number of transactions into the next 200.
-      rig.writer.allow(200);
-      long stopAt = rig.writer.transactions() + 10 + rig.random.nextInt(150);
+      // Kill point: the relay stops mid-load, a seeded number of transactions into the next 150.
+      rig.writer.allow(150);
+      long stopAt = rig.writer.transactions() + 10 + rig.random.nextInt(100);
       await("the relay's stop point").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(2))
           .until(() -> rig.writer.transactions() >= stopAt);
       rig.stopRelay();

@@ -24,8 +24,8 @@ class SourceKillIT {
       rig.writer.start();
       Duration worst = Duration.ZERO;
       for (int round = 0; round < rounds; round++) {
-        rig.writer.allow(400);
-        long killAt = rig.writer.transactions() + 30 + rig.random.nextInt(200);
+        rig.writer.allow(250);
+        long killAt = rig.writer.transactions() + 30 + rig.random.nextInt(150);
         await("round " + round + ": kill point").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(5))
             .until(() -> rig.writer.transactions() >= killAt);
         rig.source.kill();
