@@ -118,7 +118,7 @@ final class FaultRig implements AutoCloseable {
           partitions: 1
           mysql: {source: src, host: %s, port: %d, user: %s, passwordFile: %s, serverId: %d, start: "%s",
                   include: ["%s.*"], heartbeatInterval: 300ms, reconnectBackoffMax: 300ms}
-        buffer: {capacity: 256MiB, maxWindow: 8MiB}
+        buffer: {capacity: 64MiB, maxWindow: 8MiB}
         %s
         """.formatted(source.host(), source.port(), source.replicationUser(), password,
         100_000 + random.nextInt(1_000_000), start, database,
