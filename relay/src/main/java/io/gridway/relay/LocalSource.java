@@ -100,6 +100,11 @@ final class LocalSource implements ServedSource {
     return publisher.failure() == null && state == FetcherStatus.State.RUNNING;
   }
 
+  @Override
+  public boolean halted() {
+    return publisher.failure() != null || fetcher.status().state() == FetcherStatus.State.FAILED;
+  }
+
   /**
    * STARTING until {@link #started}; then REFILLING while the buffer has not yet got back to the SCN stored before
    * this start and the reader asks beyond what it holds (readers below it are served at once).

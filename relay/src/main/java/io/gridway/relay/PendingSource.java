@@ -70,6 +70,12 @@ final class PendingSource implements ServedSource {
   }
 
   @Override
+  public boolean halted() {
+    LocalSource l = local;
+    return l != null && l.halted();
+  }
+
+  @Override
   public String problem() {
     LocalSource l = local;
     return l == null ? "STARTING: " + phase : l.problem();

@@ -4,15 +4,20 @@ import static org.awaitility.Awaitility.await;
 
 import io.gridway.consumer.service.ConsumerMain;
 import io.gridway.relay.Relay;
+import io.gridway.relay.RelayConfig;
 import io.gridway.testkit.PrivateMariaDb;
-import io.gridway.testkit.PrivatePostgres;
 import io.gridway.testkit.ReplicaVerifier;
+import io.gridway.testkit.SqlRows;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,41 +26,126 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What the network-fault scenarios share: {@link KillWorkload} writing into a database of the private MariaDB, a
- * relay reading it, a PostgreSQL target database, {@link ConsumerMain} in a JVM of its own applying exactly once with
- * the JDBC applier, its Prometheus metrics, and the {@link ReplicaVerifier} over the workload's tables. The target's
- * {@code audit} table has one column more than the source's, a serial {@code applied}, which records the order the
- * target applied the keyless rows in. {@link #close()} kills the consumer and stops the relay and the writer.
+ * What the fault scenarios share: a writer ({@link KillWorkload}, or {@link OutageWorkload} where the source itself
+ * goes down) on a database of a private MariaDB, a relay reading it, a {@link FaultTarget}, {@link ConsumerMain} in a
+ * JVM of its own applying exactly once with the JDBC applier, its Prometheus metrics, and the {@link ReplicaVerifier}
+ * over the workload's tables. {@link Setup} says which parts are the scenario's own to break. {@link #close()} kills
+ * the consumer, stops the relay and the writer, and closes the dedicated servers.
  */
 final class FaultRig implements AutoCloseable {
   private static final Pattern HTTP_LINE = Pattern.compile("/metrics on http://127\\.0\\.0\\.1:(\\d+)");
 
+  /**
+   * What a scenario breaks.
+   *
+   * @param dedicatedSource a MariaDB source of the scenario's own (to kill or purge), with {@link OutageWorkload}
+   * @param target the target's kind
+   * @param relayPositionFile whether the relay keeps its position in a file (a restarted relay resumes there)
+   */
+  record Setup(boolean dedicatedSource, FaultTarget.Kind target, boolean relayPositionFile) {
+    /** The shared servers, no position file: for faults of the links between them. */
+    static final Setup LINKS = new Setup(false, FaultTarget.Kind.SHARED_POSTGRES, false);
+  }
+
   final Path dir;
   final long seed;
-  final PrivateMariaDb source = PrivateMariaDb.shared();
-  final PrivatePostgres postgres = PrivatePostgres.shared();
+  final Random random;
+  final PrivateMariaDb source;
+  final FaultTarget target;
   final String database;
-  final String targetDatabase;
-  final Relay relay;
   final int relayPort;
-  final KillWorkload writer;
+  final FaultLoad writer;
+  private final boolean dedicatedSource;
+  private final String relayYaml;
+  private Relay relay;
+  private boolean relayRunning;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final List<Process> processes = new ArrayList<>();
   private int metricsPort;
 
   FaultRig(String name) throws Exception {
+    this(name, Setup.LINKS);
+  }
+
+  FaultRig(String name, Setup setup) throws Exception {
     dir = Files.createDirectories(Path.of("target", name + "-" + System.nanoTime()));
     seed = Long.getLong("gridway.seed", System.nanoTime());
     System.out.printf("fault scenario %s: seed %d (rerun with -Dgridway.seed=%d), files in %s%n", name, seed, seed, dir);
-    Random random = new Random(seed);
-    database = source.createDatabase(name);
-    source.execute(database, KillWorkload.mariaDbDdl());
-    targetDatabase = postgres.createDatabase(name);
-    postgres.execute(targetDatabase, KillWorkload.postgresDdl(database));
-    postgres.execute(targetDatabase, "ALTER TABLE \"" + database + "\".audit ADD COLUMN applied BIGSERIAL");
-    relay = KillWorkload.relay(source, database, dir, random);
-    relayPort = relay.start().getPort();
-    writer = new KillWorkload(source, database, random.nextLong());
+    random = new Random(seed);
+    dedicatedSource = setup.dedicatedSource();
+    source = dedicatedSource ? PrivateMariaDb.dedicated() : PrivateMariaDb.shared();
+    FaultTarget created = null;
+    try {
+      database = source.createDatabase(name);
+      source.execute(database, KillWorkload.mariaDbDdl());
+      created = FaultTarget.create(setup.target(), name, database);
+      relayYaml = relayYaml(setup.relayPositionFile());
+      relay = new Relay(RelayConfig.parse(relayYaml.formatted(0), name + " relay"), Clock.systemUTC());
+      relayPort = relay.start().getPort();
+      relayRunning = true;
+    } catch (Exception | Error e) {
+      if (created != null) {
+        created.close();
+      }
+      if (relay != null) {
+        relay.close();
+      }
+      if (dedicatedSource) {
+        source.close();
+      }
+      throw e;
+    }
+    target = created;
+    writer = dedicatedSource ? new OutageWorkload(source, database, random.nextLong())
+        : FaultLoad.of(new KillWorkload(source, database, random.nextLong()));
+  }
+
+  /**
+   * The relay's file, its HTTP port left as {@code %d}: {@code database.*} of the source from the binlog's end now,
+   * one partition, so every source transaction arrives whole and in commit order.
+   */
+  private String relayYaml(boolean positionFile) throws Exception {
+    String start;
+    try (Connection c = source.connect(""); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SHOW MASTER STATUS")) {
+      rs.next();
+      start = rs.getString(1) + ":" + rs.getLong(2);
+    }
+    Path password = dir.resolve("repl.pw");
+    Files.writeString(password, source.replicationPassword() + "\n");
+    return """
+        source:
+          partitions: 1
+          mysql: {source: src, host: %s, port: %d, user: %s, passwordFile: %s, serverId: %d, start: "%s",
+                  include: ["%s.*"], heartbeatInterval: 300ms, reconnectBackoffMax: 300ms}
+        buffer: {capacity: 64MiB, maxWindow: 8MiB}
+        %s
+        """.formatted(source.host(), source.port(), source.replicationUser(), password,
+        100_000 + random.nextInt(1_000_000), start, database,
+        positionFile ? "positionFile: " + dir.resolve("relay.position") + "\npositionFlush: 50ms" : "")
+        .replace("%", "%%") + "http: {port: %d, ioThreads: 1, shutdownGrace: 0s, stream: {heartbeat: 200ms}}\n";
+  }
+
+  /** The running relay (replaced by {@link #restartRelay}). */
+  Relay relay() {
+    return relay;
+  }
+
+  /** Stops the relay as a clean shutdown would (its position file written last). */
+  void stopRelay() {
+    if (relayRunning) {
+      relayRunning = false;
+      relay.close();
+    }
+  }
+
+  /** Starts a new relay on the same file and port (it resumes from its position file, if it has one). */
+  Relay restartRelay() throws Exception {
+    stopRelay();
+    relay = new Relay(RelayConfig.parse(relayYaml.formatted(relayPort), "restarted relay"), Clock.systemUTC());
+    relay.start();
+    relayRunning = true;
+    return relay;
   }
 
   /** Rounds per scenario: a few by default, 20 under {@code -Pchaos} (it sets {@code gridway.long}). */
@@ -65,31 +155,50 @@ final class FaultRig implements AutoCloseable {
 
   /** The target's JDBC URL, its port replaced by {@code port} (a proxy's). */
   String targetUrl(int port) {
-    return postgres.jdbcUrl(targetDatabase).replace(":" + postgres.port() + "/", ":" + port + "/");
+    return target.jdbcUrl(port);
+  }
+
+  /** The relay at its own address. */
+  URI relayUri() {
+    return URI.create("http://127.0.0.1:" + relayPort);
   }
 
   /** Starts the consumer (group {@code faults}, partition 0) and waits until it serves its metrics. */
-  void startConsumer(URI relayUri, String targetUrl, String extraConsumerYaml) throws Exception {
+  void startConsumer(URI relayUri, String targetUrl, String extraPullYaml) throws Exception {
+    startConsumer(relayUri, targetUrl, extraPullYaml, "partitions: [0]", "");
+  }
+
+  /**
+   * Starts the consumer and waits until it serves its metrics.
+   *
+   * @param extraPullYaml more keys of {@code pull}, each after ", "
+   * @param consumerYaml more keys of {@code consumer}, one line (e.g. its partitions)
+   * @param topYaml more top-level sections (e.g. {@code cluster}), or ""
+   */
+  void startConsumer(URI relayUri, String targetUrl, String extraPullYaml, String consumerYaml, String topYaml)
+      throws Exception {
     Path config = dir.resolve("consumer.yml");
     Files.writeString(config, """
         consumer:
           source: src
           group: faults
           relays: [%s]
-          partitions: [0]
+          %s
           pull: {waitTime: 200ms, backoff: 20ms%s}
           batch: {maxEvents: 300, maxWait: 5ms, maxInFlight: 3}
+          retry: {backoff: 100ms, maxBackoff: 1s}
         applier:
           type: jdbc
           jdbc: {url: "%s", user: %s, passwordEnv: FAULT_TARGET_PASSWORD, schemaChange: stop}
         http: {port: 0}
-        """.formatted(relayUri, extraConsumerYaml, targetUrl, postgres.user()));
+        %s
+        """.formatted(relayUri, consumerYaml, extraPullYaml, targetUrl, target.user(), topYaml));
     Path log = dir.resolve("consumer.log");
     ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
         ConsumerMain.class.getName(), "--config", config.toString())
         .redirectErrorStream(true).redirectOutput(log.toFile());
-    builder.environment().put("FAULT_TARGET_PASSWORD", postgres.password() == null ? "" : postgres.password());
+    builder.environment().put("FAULT_TARGET_PASSWORD", target.password());
     Process process = builder.start();
     processes.add(process);
     await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(50))
@@ -116,36 +225,64 @@ final class FaultRig implements AutoCloseable {
 
   /** Rows in the target's keyless table: how far the consumer has come. */
   long targetAuditRows() throws Exception {
-    return Long.parseLong(io.gridway.testkit.SqlRows.of(postgres.connect(targetDatabase),
-        "SELECT count(*) FROM \"" + database + "\".audit").get(0));
+    return Long.parseLong(SqlRows.of(target.connect(), "SELECT count(*) FROM " + target.table("audit")).get(0));
   }
 
   /** Rows in the source's keyless table. */
   long sourceAuditRows() throws Exception {
-    return Long.parseLong(io.gridway.testkit.SqlRows.of(source.connect(database), "SELECT count(*) FROM audit").get(0));
+    return Long.parseLong(SqlRows.of(source.connect(database), "SELECT count(*) FROM audit").get(0));
+  }
+
+  /**
+   * The scenario's recovery time, called right after its fault has healed: lets the writer write 10 transactions more
+   * and waits until the target holds every audit row the source holds by then — all written before the fault and new
+   * ones written after it have gone through the whole path.
+   */
+  Duration awaitRecovered(String what) throws Exception {
+    long began = System.nanoTime();
+    long goal = sourceAuditRows() + 10; // each transaction writes one audit row or more
+    writer.allow(10);
+    await(what).atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(50)).until(() -> targetAuditRows() >= goal);
+    return Duration.ofNanos(System.nanoTime() - began);
   }
 
   /** Target = source for every workload table, the keyless one exactly, and its rows applied in commit order. */
   ReplicaVerifier verifier() {
-    String t = "\"" + database + "\".";
-    String ts = "to_char(%s, 'YYYY-MM-DD HH24:MI:SS.US')";
     String mts = "DATE_FORMAT(%s, '%%Y-%%m-%%d %%H:%%i:%%s.%%f')";
-    return ReplicaVerifier.between(() -> source.connect(database), () -> postgres.connect(targetDatabase))
+    return ReplicaVerifier.between(() -> source.connect(database), target::connect)
         .table("accounts", "SELECT id, owner, balance, " + mts.formatted("updated") + " FROM accounts",
-            "SELECT id, owner, balance, " + ts.formatted("updated") + " FROM " + t + "accounts")
-        .table("orders", "SELECT id, account, note, qty FROM orders", "SELECT id, account, note, qty FROM " + t + "orders")
+            "SELECT id, owner, balance, " + target.timestamp("updated") + " FROM " + target.table("accounts"))
+        .table("orders", "SELECT id, account, note, qty FROM orders",
+            "SELECT id, account, note, qty FROM " + target.table("orders"))
         .table("order_lines", "SELECT order_id, line, sku, price FROM order_lines",
-            "SELECT order_id, line, sku, price FROM " + t + "order_lines")
+            "SELECT order_id, line, sku, price FROM " + target.table("order_lines"))
         .appendOnly("audit", "SELECT seq, tx, what, " + mts.formatted("at") + " FROM audit",
-            "SELECT seq, tx, what, " + ts.formatted("at") + " FROM " + t + "audit")
+            "SELECT seq, tx, what, " + target.timestamp("at") + " FROM " + target.table("audit"))
         // One partition: the whole keyless table is one key, its seq the source's commit order.
-        .order("audit", "SELECT 'all', seq FROM " + t + "audit ORDER BY applied");
+        .order("audit", "SELECT 'all', seq FROM " + target.table("audit") + " ORDER BY applied");
+  }
+
+  /**
+   * Ends a scenario: the writer finishes, the target must match the source within 2 minutes, and one line goes to the
+   * output for {@code docs/reliability.md} (lost and duplicated are 0 when the verifier passes: it fails the test
+   * otherwise, naming them).
+   */
+  void verifyAndReport(String scenario, int rounds, Duration worstRecovery, long started) throws Exception {
+    writer.finish();
+    verifier().awaitMatches(Duration.ofSeconds(120));
+    System.out.printf("reliability | %s | %d | 0 | 0 | %.1f s | %d source transactions, seed %d, %.1f s in all%n",
+        scenario, rounds, worstRecovery.toMillis() / 1000.0, writer.transactions(), seed,
+        (System.nanoTime() - started) / 1e9);
   }
 
   @Override
   public void close() {
     processes.forEach(Process::destroyForcibly);
     writer.close();
-    relay.close();
+    stopRelay();
+    target.close();
+    if (dedicatedSource) {
+      source.close();
+    }
   }
 }

@@ -23,7 +23,7 @@ class RelayConnectionResetsIT {
     long started = System.nanoTime();
     try (FaultRig rig = new FaultRig("relay_resets");
         FaultProxy proxy = FaultProxy.start("127.0.0.1", rig.relayPort)) {
-      rig.startConsumer(URI.create("http://" + proxy.host() + ":" + proxy.port()), rig.targetUrl(rig.postgres.port()),
+      rig.startConsumer(URI.create("http://" + proxy.host() + ":" + proxy.port()), rig.targetUrl(rig.target.port()),
           "");
       rig.writer.start();
       proxy.resetEvery(Duration.ofSeconds(2));
@@ -45,7 +45,7 @@ class RelayConnectionResetsIT {
           rig.writer.transactions(), rig.metric("gridway_consumer_reconnects_total"), rig.seed,
           (System.nanoTime() - started) / 1e9);
       // The verifier itself can fail: one keyless row applied twice and one keyed row lost are both named.
-      rig.postgres.execute(rig.targetDatabase, "INSERT INTO \"" + rig.database + "\".audit (seq, tx, what, at)"
+      rig.target.execute("INSERT INTO \"" + rig.database + "\".audit (seq, tx, what, at)"
           + " SELECT seq, tx, what, at FROM \"" + rig.database + "\".audit ORDER BY applied LIMIT 1",
           "DELETE FROM \"" + rig.database + "\".orders WHERE id = (SELECT min(id) FROM \"" + rig.database + "\".orders)");
       assertThat(String.join("\n", rig.verifier().problems()))

@@ -27,7 +27,7 @@ class SlowTargetIT {
     int rounds = FaultRig.rounds(2);
     long started = System.nanoTime();
     try (FaultRig rig = new FaultRig("slow_target");
-        FaultProxy proxy = FaultProxy.start("127.0.0.1", rig.postgres.port())) {
+        FaultProxy proxy = FaultProxy.start("127.0.0.1", rig.target.port())) {
       rig.startConsumer(URI.create("http://127.0.0.1:" + rig.relayPort), rig.targetUrl(proxy.port()),
           ", bufferBytes: 1MiB");
       rig.writer.start();

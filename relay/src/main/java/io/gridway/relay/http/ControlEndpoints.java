@@ -166,7 +166,9 @@ final class ControlEndpoints {
 
   /**
    * {@code /health/ready}: 200 when every source's readers can be served, even from the buffer alone while the
-   * source is down; each source shows its serving side and its source side separately, with the reasons.
+   * source is down — but 503 once a source has {@link ServedSource#halted halted} (source HALTED), since it will
+   * never move on without an operator; each source shows its serving side and its source side separately, with the
+   * reasons.
    */
   void ready(ChannelHandlerContext ctx, boolean keepAlive) {
     Map<String, Object> sources = new LinkedHashMap<>();
@@ -176,10 +178,11 @@ final class ControlEndpoints {
       Map<String, Object> one = new LinkedHashMap<>();
       one.put("serving", unavailable == null ? "READY" : unavailable.reason());
       one.put("servingReason", unavailable == null ? null : unavailable.detail());
-      one.put("source", source.ready() ? "UP" : "DOWN");
+      boolean halted = source.halted();
+      one.put("source", halted ? "HALTED" : source.ready() ? "UP" : "DOWN");
       one.put("sourceReason", source.problem());
       sources.put(source.id(), one);
-      ready &= unavailable == null;
+      ready &= unavailable == null && !halted;
     }
     HttpResponseStatus code = ready ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE;
     state.responded("health-ready", code.code());

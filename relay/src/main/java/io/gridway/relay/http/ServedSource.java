@@ -43,6 +43,16 @@ public interface ServedSource {
    */
   boolean ready();
 
+  /**
+   * Whether the source side has stopped for good: the fetcher or publisher FAILED on something only an operator can
+   * fix (a purged binlog position, a refused password, a window too large). Unlike a source that is down for a while,
+   * it will never move on by itself, so /health/ready answers 503 and nothing routes new readers here; readers
+   * already here still drain the buffer up to where it stopped.
+   */
+  default boolean halted() {
+    return false;
+  }
+
   /** Why the source side is not up (FAILED, RECONNECTING, …) for /health, or null when it is. */
   default String problem() {
     return null;

@@ -164,6 +164,24 @@ class BadRequestTest {
   }
 
   @Test
+  void aHaltedSourceIsNotReadyThoughItsBufferIsStillServed() throws Exception {
+    relay.source.ready = false;
+    relay.source.halted = true;
+    try {
+      assertThat(relay.get("/v1/sources/src/events?since=0&waitMs=0").statusCode()).isEqualTo(200);
+      HttpResponse<byte[]> ready = relay.get("/health/ready");
+      assertThat(ready.statusCode()).isEqualTo(503);
+      JsonNode json = new ObjectMapper().readTree(ready.body());
+      assertThat(json.path("status").asText()).isEqualTo("NOT_READY");
+      assertThat(json.path("sources").path("src").path("source").asText()).isEqualTo("HALTED");
+      assertThat(json.path("sources").path("src").path("serving").asText()).isEqualTo("READY");
+    } finally {
+      relay.source.halted = false;
+      relay.source.ready = true;
+    }
+  }
+
+  @Test
   void limitsOnRequestsAndStreamsGet429() throws Exception {
     long head = relay.buffer.newestScn();
     Socket stream = new Socket("127.0.0.1", relay.server.port());

@@ -13,6 +13,7 @@ final class TestSource implements ServedSource {
   private final SchemaRegistry schemas;
   private final int partitions;
   volatile boolean ready = true;
+  volatile boolean halted;
   volatile Unavailable unavailable;
 
   TestSource(String id, EventBuffer buffer, SchemaRegistry schemas, int partitions) {
@@ -50,6 +51,11 @@ final class TestSource implements ServedSource {
   @Override
   public boolean ready() {
     return ready;
+  }
+
+  @Override
+  public boolean halted() {
+    return halted;
   }
 
   @Override
