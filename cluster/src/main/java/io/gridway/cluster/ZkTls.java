@@ -24,6 +24,21 @@ public record ZkTls(Path caFile, Path keyStoreFile) {
     Objects.requireNonNull(caFile, "caFile");
   }
 
+  /** Checks that the files can be read; {@code key} names the setting in the error (e.g. {@code cluster.zkTls}). */
+  public ZkTls requireReadable(String key) {
+    requireReadable(caFile, key + ".caFile");
+    if (keyStoreFile != null) {
+      requireReadable(keyStoreFile, key + ".keyStoreFile");
+    }
+    return this;
+  }
+
+  private static void requireReadable(Path file, String key) {
+    if (!java.nio.file.Files.isReadable(file)) {
+      throw new IllegalArgumentException(key + ": cannot read " + file + "; check the path and its permissions");
+    }
+  }
+
   @Override
   public String toString() {
     return "TLS (CA " + caFile + (keyStoreFile == null ? ", no client certificate" : ", client certificate " + keyStoreFile) + ")";
