@@ -93,9 +93,16 @@ final class ZkPreflight {
       throw new IllegalStateException("zkTls: cannot load the CA or key store for ZooKeeper " + hostPort + ": "
           + rootMessage(e) + "; check zkTls.caFile and zkTls.keyStoreFile (PEM: the private key, then its certificate chain)", e);
     }
+    // the name ZooKeeper's client checks the certificate against: it resolves every server of the connect string and
+    // keeps the resolved address's host name, so an IP address there is checked as its reverse-lookup name
+    String given = address.getHostString();
+    String peer = address.isUnresolved() ? given : address.getAddress().getHostName();
     try (Socket tcp = new Socket()) {
       tcp.connect(address, TIMEOUT_MILLIS);
-      try (SSLSocket tls = (SSLSocket) context.getSocketFactory().createSocket(tcp, address.getHostString(), address.getPort(), false)) {
+      try (SSLSocket tls = (SSLSocket) context.getSocketFactory().createSocket(tcp, peer, address.getPort(), false)) {
+        javax.net.ssl.SSLParameters parameters = tls.getSSLParameters();
+        parameters.setEndpointIdentificationAlgorithm("HTTPS");
+        tls.setSSLParameters(parameters);
         tls.setSoTimeout(TIMEOUT_MILLIS);
         tls.startHandshake();
         return true;
@@ -103,7 +110,8 @@ final class ZkPreflight {
     } catch (SSLException e) {
       throw new IllegalStateException("TLS handshake with ZooKeeper " + hostPort + " failed: " + rootMessage(e)
           + ". Check that its client port serves TLS (secureClientPort) and that its certificate chains to zkTls.caFile "
-          + "and names " + address.getHostString(), e);
+          + "and names " + peer + (peer.equals(given) ? "" : " (the name " + given
+          + " resolves back to, which ZooKeeper's client checks)"), e);
     } catch (IOException e) {
       return false;
     }
