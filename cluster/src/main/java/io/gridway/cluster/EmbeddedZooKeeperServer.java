@@ -12,6 +12,9 @@ import org.apache.zookeeper.server.ZooKeeperServer;
  * restart keeps the cluster's state. Not replicated: if this process dies, the cluster's control plane is
  * gone until it is back (consumers keep applying what they own; nothing moves).
  *
+ * <p>With {@link ZkConfig#tls()}, the one client port is a secure port (Netty, TLS 1.2/1.3) that refuses, during the
+ * handshake, a client without a certificate from the same CA.
+ *
  * <p>Its threads are ZooKeeper's (non-daemon): {@link #close()} it. Thread-safe.
  */
 public final class EmbeddedZooKeeperServer implements AutoCloseable {
@@ -36,14 +39,21 @@ public final class EmbeddedZooKeeperServer implements AutoCloseable {
   }
 
   private synchronized void startServer() {
+    ZkTls tls = config.tls();
+    if (tls != null && tls.keyStoreFile() == null) {
+      throw new IllegalArgumentException("zkTls.keyStoreFile: required for the embedded server (its certificate, for "
+          + "127.0.0.1, and the client certificate of this process)");
+    }
+    // the server reads the same zookeeper.ssl.* properties as the clients of this process
+    ZkProcessSecurity.apply(tls);
     try {
       Files.createDirectories(config.dataDir());
       int tick = (int) config.tick().toMillis();
       ZooKeeperServer zks = new ZooKeeperServer(config.dataDir().toFile(), config.dataDir().toFile(), tick);
       zks.setMinSessionTimeout(2 * tick);
       zks.setMaxSessionTimeout(20 * tick);
-      ServerCnxnFactory cnxn = ServerCnxnFactory.createFactory(
-          new InetSocketAddress("127.0.0.1", config.embeddedPort()), MAX_CLIENT_CONNECTIONS);
+      ServerCnxnFactory cnxn = EmbeddedServerTls.newFactory(tls, new InetSocketAddress("127.0.0.1", config.embeddedPort()),
+          MAX_CLIENT_CONNECTIONS);
       try {
         cnxn.startup(zks);
       } catch (IOException | RuntimeException e) {

@@ -25,8 +25,11 @@ import java.util.Objects;
  * @param embeddedPort the embedded server's loopback port, 0 for any free port
  * @param sessionTimeout ZooKeeper session timeout of every Helix manager and client this module opens
  * @param tick the embedded server's tick (sessions may last 2..20 ticks)
+ * @param tls TLS (and client certificate) of every client this module opens, and of the embedded server's client
+ *     port; null for plain TCP
  */
-public record ZkConfig(String connectString, Path dataDir, int embeddedPort, Duration sessionTimeout, Duration tick) {
+public record ZkConfig(String connectString, Path dataDir, int embeddedPort, Duration sessionTimeout, Duration tick,
+    ZkTls tls) {
 
   /** The default session timeout (Helix's own is 30 s; see the class comment for why shorter). */
   public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(6);
@@ -61,6 +64,11 @@ public record ZkConfig(String connectString, Path dataDir, int embeddedPort, Dur
     }
   }
 
+  /** Plain TCP. */
+  public ZkConfig(String connectString, Path dataDir, int embeddedPort, Duration sessionTimeout, Duration tick) {
+    this(connectString, dataDir, embeddedPort, sessionTimeout, tick, null);
+  }
+
   /** An in-process server with its data in {@code dataDir}, on {@code port} of 127.0.0.1 (0: any). */
   public static ZkConfig embedded(Path dataDir, int port) {
     return new ZkConfig(null, Objects.requireNonNull(dataDir, "dataDir"), port, DEFAULT_SESSION_TIMEOUT, DEFAULT_TICK);
@@ -78,17 +86,22 @@ public record ZkConfig(String connectString, Path dataDir, int embeddedPort, Dur
 
   /** The same place with another session timeout. */
   public ZkConfig withSessionTimeout(Duration timeout) {
-    return new ZkConfig(connectString, dataDir, embeddedPort, timeout, tick);
+    return new ZkConfig(connectString, dataDir, embeddedPort, timeout, tick, tls);
+  }
+
+  /** The same place over TLS as {@code tls} says (null: plain TCP). */
+  public ZkConfig withTls(ZkTls tls) {
+    return new ZkConfig(connectString, dataDir, embeddedPort, sessionTimeout, tick, tls);
   }
 
   /** The fast setting: 2 s sessions, 500 ms tick (see the class comment for its cost). */
   public ZkConfig fast() {
-    return new ZkConfig(connectString, dataDir, embeddedPort, FAST_SESSION_TIMEOUT, FAST_TICK);
+    return new ZkConfig(connectString, dataDir, embeddedPort, FAST_SESSION_TIMEOUT, FAST_TICK, tls);
   }
 
   /** This config pointing at a running server (the embedded one's address once started). */
   public ZkConfig connectedTo(String address) {
-    return new ZkConfig(address, null, 0, sessionTimeout, tick);
+    return new ZkConfig(address, null, 0, sessionTimeout, tick, tls);
   }
 
   int sessionTimeoutMillis() {
@@ -99,6 +112,8 @@ public record ZkConfig(String connectString, Path dataDir, int embeddedPort, Dur
     if (connectString == null) {
       throw new IllegalStateException("zk: embedded; start an EmbeddedZooKeeperServer and use connectedTo(its address)");
     }
+    ZkProcessSecurity.apply(tls);
+    ZkPreflight.check(connectString, tls);
     return connectString;
   }
 }

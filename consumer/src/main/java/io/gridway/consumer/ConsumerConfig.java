@@ -291,9 +291,10 @@ public record ConsumerConfig(
    * @param zk the ZooKeeper connect string ({@code host:port[,host:port...]})
    * @param cluster the Helix cluster's name
    * @param sessionTimeout the spectator's ZooKeeper session timeout (default 6s, as everywhere in the cluster)
+   * @param zkTls TLS to ZooKeeper with a client certificate (docs/security.md); null: plain TCP
    */
   public record Discovery(String zk, String cluster,
-      Duration sessionTimeout) {
+      Duration sessionTimeout, ZkTls zkTls) {
     /** The cluster module's ZkConfig default; this library has no ZooKeeper client to take it from. */
     public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(6);
 
@@ -308,6 +309,29 @@ public record ConsumerConfig(
       sessionTimeout = sessionTimeout == null ? DEFAULT_SESSION_TIMEOUT : sessionTimeout;
       if (sessionTimeout.toMillis() < 1000) {
         throw new IllegalArgumentException("discovery.sessionTimeout: at least 1s, not " + sessionTimeout);
+      }
+      if (zkTls != null) {
+        for (java.nio.file.Path file : new java.nio.file.Path[] {zkTls.caFile(), zkTls.keyStoreFile()}) {
+          if (file != null && !java.nio.file.Files.isReadable(file)) {
+            throw new IllegalArgumentException("discovery.zkTls: cannot read " + file + "; check the path and its permissions");
+          }
+        }
+      }
+    }
+
+    public Discovery(String zk, String cluster, Duration sessionTimeout) {
+      this(zk, cluster, sessionTimeout, null);
+    }
+
+    /**
+     * TLS to ZooKeeper: the cluster module's {@code ZkTls} (this library has no ZooKeeper client to take it from).
+     *
+     * @param caFile PEM CA certificates the servers' certificates chain to
+     * @param keyStoreFile PEM: this process's private key, then its certificate chain (null: no client certificate)
+     */
+    public record ZkTls(java.nio.file.Path caFile, java.nio.file.Path keyStoreFile) {
+      public ZkTls {
+        java.util.Objects.requireNonNull(caFile, "discovery.zkTls.caFile");
       }
     }
   }

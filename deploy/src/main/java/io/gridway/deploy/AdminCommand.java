@@ -37,7 +37,8 @@ final class AdminCommand implements Callable<Integer> {
     EmbeddedZooKeeperServer server = zk.isEmbedded() ? EmbeddedZooKeeperServer.start(zk) : null;
     AdminService service;
     try {
-      service = AdminService.start(admin.settings(server == null ? zk : server.clientConfig()), Clock.systemUTC());
+      service = AdminService.start(admin.settings(server == null ? zk : server.clientConfig()), Clock.systemUTC(),
+          admin.tls(), System.getenv());
     } catch (RuntimeException | InterruptedException e) {
       if (server != null) {
         server.close();

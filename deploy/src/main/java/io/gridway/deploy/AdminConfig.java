@@ -3,6 +3,7 @@ package io.gridway.deploy;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.gridway.admin.AdminSettings;
 import io.gridway.cluster.ZkConfig;
+import io.gridway.tls.ServerTlsSettings;
 import io.gridway.core.config.ConfigLoader;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -39,7 +40,7 @@ public record AdminConfig(@JsonProperty(required = true) String cluster, String 
   public AdminConfig {
     ControllerConfig named = new ControllerConfig(cluster, name == null ? "admin-" + hostName() : name, zk); // the same name rules
     name = named.name();
-    http = http == null ? new Http(null, null) : http;
+    http = http == null ? new Http(null, null, null) : http;
     if (stateDir == null) {
       throw new IllegalArgumentException("stateDir: required (users, the first admin credential and the audit log live there)");
     }
@@ -53,8 +54,9 @@ public record AdminConfig(@JsonProperty(required = true) String cluster, String 
   /**
    * @param host the address to bind (default 127.0.0.1; 0.0.0.0 opens it to the network: put TLS in front)
    * @param port the port (default 8480; 0 picks a free one)
+   * @param tls serve HTTPS, with the relay's {@code http.tls} settings (docs/security.md); null: plain HTTP
    */
-  public record Http(String host, Integer port) {
+  public record Http(String host, Integer port, ServerTlsSettings tls) {
     public Http {
       host = host == null ? AdminSettings.DEFAULT_HOST : host;
       port = port == null ? DEFAULT_PORT : port;
@@ -62,6 +64,11 @@ public record AdminConfig(@JsonProperty(required = true) String cluster, String 
         throw new IllegalArgumentException("port: " + port + " out of range 0..65535");
       }
     }
+  }
+
+  /** {@code http.tls}, or null. */
+  ServerTlsSettings tls() {
+    return http.tls();
   }
 
   public static AdminConfig load(Path file) {

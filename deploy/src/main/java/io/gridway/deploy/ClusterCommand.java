@@ -7,6 +7,7 @@ import io.gridway.cluster.ClusterAdmin;
 import io.gridway.cluster.ClusterStatus;
 import io.gridway.cluster.ClusterStatusReader;
 import io.gridway.cluster.ZkConfig;
+import io.gridway.cluster.ZkTls;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -45,6 +46,13 @@ final class ClusterCommand implements Runnable {
     @Option(names = "--cluster", paramLabel = "NAME", description = "The cluster name (with --zk).")
     String cluster;
 
+    @Option(names = "--zk-ca-file", paramLabel = "FILE", description = "TLS to ZooKeeper (with --zk): PEM CA certificates.")
+    Path zkCaFile;
+
+    @Option(names = "--zk-key-store", paramLabel = "FILE",
+        description = "TLS to ZooKeeper (with --zk-ca-file): PEM private key then certificate chain, the client certificate.")
+    Path zkKeyStore;
+
     @Spec(Spec.Target.MIXEE) CommandSpec mixee;
 
     String clusterName() {
@@ -65,7 +73,14 @@ final class ClusterCommand implements Runnable {
       if (zk == null || cluster == null) {
         throw new ParameterException(mixee.commandLine(), "give --config FILE, or --zk HOST:PORT with --cluster NAME");
       }
-      return ZkConfig.external(zk);
+      if (zkCaFile == null && zkKeyStore != null) {
+        throw new ParameterException(mixee.commandLine(), "--zk-key-store needs --zk-ca-file");
+      }
+      try {
+        return ZkConfig.external(zk).withTls(zkCaFile == null ? null : new ZkTls(zkCaFile, zkKeyStore).requireReadable("--zk-ca-file/--zk-key-store"));
+      } catch (IllegalArgumentException e) {
+        throw new UsageException("configuration error: " + e.getMessage(), e);
+      }
     }
   }
 

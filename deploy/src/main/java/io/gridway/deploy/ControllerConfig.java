@@ -2,6 +2,7 @@ package io.gridway.deploy;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.gridway.cluster.ZkConfig;
+import io.gridway.cluster.ZkTls;
 import io.gridway.core.config.ConfigLoader;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -52,24 +53,36 @@ public record ControllerConfig(@JsonProperty(required = true) String cluster, St
    * @param connect {@code host:port,...} of an external ensemble
    * @param embedded an in-process server (a single controller, demos and tests; not for production)
    * @param sessionTimeout ZooKeeper session timeout (default 30s): how long a crashed process keeps its partitions
+   * @param tls TLS to ZooKeeper with a client certificate ({@code caFile}, {@code keyStoreFile}); with {@code embedded},
+   *     the server's port is TLS only (docs/security.md)
    */
-  public record Zk(String connect, Embedded embedded, Duration sessionTimeout) {
+  public record Zk(String connect, Embedded embedded, Duration sessionTimeout, ZkTls tls) {
     public Zk {
       if ((connect == null) == (embedded == null)) {
         throw new IllegalArgumentException("set exactly one of connect and embedded");
       }
       sessionTimeout = sessionTimeout == null ? ZkConfig.DEFAULT_SESSION_TIMEOUT : sessionTimeout;
-      zkConfig(connect, embedded, sessionTimeout); // ZkConfig's checks, reported at load time
+      if (tls != null) {
+        tls.requireReadable("zk.tls");
+        if (embedded != null && tls.keyStoreFile() == null) {
+          throw new IllegalArgumentException("zk.tls.keyStoreFile: required with zk.embedded (the server's certificate)");
+        }
+      }
+      zkConfig(connect, embedded, sessionTimeout, tls); // ZkConfig's checks, reported at load time
+    }
+
+    public Zk(String connect, Embedded embedded, Duration sessionTimeout) {
+      this(connect, embedded, sessionTimeout, null);
     }
 
     /** The cluster module's view of this. */
     public ZkConfig toZkConfig() {
-      return zkConfig(connect, embedded, sessionTimeout);
+      return zkConfig(connect, embedded, sessionTimeout, tls);
     }
 
-    private static ZkConfig zkConfig(String connect, Embedded embedded, Duration sessionTimeout) {
+    private static ZkConfig zkConfig(String connect, Embedded embedded, Duration sessionTimeout, ZkTls tls) {
       ZkConfig base = connect != null ? ZkConfig.external(connect) : ZkConfig.embedded(embedded.dataDir(), embedded.port());
-      return base.withSessionTimeout(sessionTimeout);
+      return base.withSessionTimeout(sessionTimeout).withTls(tls);
     }
 
     /** Where a client (cluster init/status) connects: the ensemble, or the embedded server's loopback port. */

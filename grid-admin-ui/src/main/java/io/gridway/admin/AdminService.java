@@ -1,5 +1,10 @@
 package io.gridway.admin;
 
+import io.gridway.tls.PlaintextRefusal;
+import io.gridway.tls.ServerTls;
+import io.gridway.tls.ServerTlsSettings;
+import java.util.Map;
+
 import io.gridway.cluster.ControllerHost;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -45,9 +50,11 @@ public final class AdminService implements AutoCloseable {
   private final EventLoopGroup loops;
   private final Channel server;
   private final Path stateDir;
+  private final boolean https;
 
   private AdminService(ControllerHost controller, Grid grid, ThreadPoolExecutor workers, ScheduledExecutorService sampler,
-      EventLoopGroup loops, Channel server, Path stateDir) {
+      EventLoopGroup loops, Channel server, Path stateDir, boolean https) {
+    this.https = https;
     this.sampler = sampler;
     this.controller = controller;
     this.grid = grid;
@@ -59,6 +66,16 @@ public final class AdminService implements AutoCloseable {
 
   /** Starts the controller and the HTTP server; the first start also creates the admin credential. */
   public static AdminService start(AdminSettings settings, Clock clock) throws InterruptedException {
+    return start(settings, clock, null, System.getenv());
+  }
+
+  /**
+   * As above, serving HTTPS when {@code tls} is given (the relay's TLS machinery: certificate reloaded from disk,
+   * optional client certificates, plain HTTP answered with a 400 naming the https URL).
+   */
+  public static AdminService start(AdminSettings settings, Clock clock, ServerTlsSettings tls, Map<String, String> environment)
+      throws InterruptedException {
+    ServerTls serverTls = tls == null ? null : new ServerTls(tls, environment, "http.tls", "admin service");
     Path stateDir = prepareStateDir(settings.stateDir());
     Users users = Users.open(stateDir);
     AuditLog audit = new AuditLog(stateDir, clock);
@@ -79,6 +96,11 @@ public final class AdminService implements AutoCloseable {
           .childHandler(new ChannelInitializer<SocketChannel>() {
             @Override
             protected void initChannel(SocketChannel ch) {
+              if (serverTls != null) {
+                InetSocketAddress local = ch.localAddress();
+                ch.pipeline().addLast("tls-detect", new PlaintextRefusal(serverTls.context(),
+                    "https://" + local.getHostString() + ":" + local.getPort() + "/"));
+              }
               ch.pipeline().addLast(new HttpServerCodec(4096, 8192, 8192), new HttpObjectAggregator(MAX_BODY),
                   new AdminHandler(api, files, workers));
             }
@@ -91,7 +113,7 @@ public final class AdminService implements AutoCloseable {
       controller.close();
       throw e;
     }
-    AdminService service = new AdminService(controller, grid, workers, sampler, loops, server, stateDir);
+    AdminService service = new AdminService(controller, grid, workers, sampler, loops, server, stateDir, tls != null);
     LOG.info("admin service for cluster {} listening on {}", settings.cluster(), service.url());
     return service;
   }
@@ -138,7 +160,7 @@ public final class AdminService implements AutoCloseable {
   /** {@code http://host:port/}. */
   public String url() {
     InetSocketAddress a = (InetSocketAddress) server.localAddress();
-    return "http://" + a.getHostString() + ":" + a.getPort() + "/";
+    return (https ? "https://" : "http://") + a.getHostString() + ":" + a.getPort() + "/";
   }
 
   public int port() {

@@ -79,6 +79,14 @@ public final class TestPki {
     return issue(name, new String[0], false, Instant.now().minus(Duration.ofHours(1)), Instant.now().plus(Duration.ofDays(2)));
   }
 
+  /**
+   * A certificate for both ends of a connection (server and client authentication), for {@code hosts}: what a process
+   * that hosts an embedded ZooKeeper and is also its client presents on both sides.
+   */
+  public Issued peer(String name, String... hosts) {
+    return issue(name, hosts, null, Instant.now().minus(Duration.ofHours(1)), Instant.now().plus(Duration.ofDays(2)));
+  }
+
   /** A server certificate for {@code hosts} that expired yesterday. */
   public Issued expiredServer(String name, String... hosts) {
     return issue(name, hosts, true, Instant.now().minus(Duration.ofDays(3)), Instant.now().minus(Duration.ofDays(1)));
@@ -99,7 +107,7 @@ public final class TestPki {
     return new Issued(into.name(), into.certFile(), into.keyFile(), fresh.bundle());
   }
 
-  private Issued issue(String name, String[] hosts, boolean server, Instant notBefore, Instant notAfter) {
+  private Issued issue(String name, String[] hosts, Boolean server, Instant notBefore, Instant notAfter) {
     try {
       CertificateBuilder builder = new CertificateBuilder().subject("CN=" + name).ecp256()
           .notBefore(notBefore).notAfter(notAfter);
@@ -110,9 +118,10 @@ public final class TestPki {
           builder.addSanDnsName(host);
         }
       }
-      if (server) {
+      if (server == null || server) {
         builder.addExtendedKeyUsageServerAuth();
-      } else {
+      }
+      if (server == null || !server) {
         builder.addExtendedKeyUsageClientAuth();
       }
       X509Bundle bundle = builder.buildIssuedBy(ca);
@@ -145,6 +154,22 @@ public final class TestPki {
         return pem.get(pem.size() / 2);
       } catch (IOException e) {
         throw new UncheckedIOException("cannot read " + keyFile, e);
+      }
+    }
+
+    /**
+     * The private key followed by the certificate in one PEM file at {@code file} (mode 0600): the key store form
+     * ZooKeeper's {@code PEM} type reads.
+     */
+    public Path pemKeyStore(Path file) {
+      try {
+        Files.deleteIfExists(file);
+        Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+            java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+        Files.writeString(file, bundle.getPrivateKeyPEM() + bundle.getCertificatePEM(), StandardCharsets.US_ASCII);
+        return file;
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot write " + file, e);
       }
     }
 

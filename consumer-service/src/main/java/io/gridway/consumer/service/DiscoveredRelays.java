@@ -36,7 +36,9 @@ public final class DiscoveredRelays implements RelayEndpoints {
     String name = ("consumer." + group + "." + ProcessHandle.current().pid() + "." + SPECTATORS.incrementAndGet())
         .replaceAll("[^A-Za-z0-9_.-]", "_");
     name = name.length() > 100 ? name.substring(0, 100) : name;
-    ZkConfig zk = ZkConfig.external(discovery.zk()).withSessionTimeout(discovery.sessionTimeout());
+    ZkConfig zk = ZkConfig.external(discovery.zk()).withSessionTimeout(discovery.sessionTimeout())
+        .withTls(discovery.zkTls() == null ? null
+            : new io.gridway.cluster.ZkTls(discovery.zkTls().caFile(), discovery.zkTls().keyStoreFile()));
     RelayDirectory directory = RelayDirectory.open(zk, discovery.cluster(), name);
     LOG.info("following the relays of source {} in cluster {} ({}) as {}", source, discovery.cluster(), discovery.zk(), name);
     return new DiscoveredRelays(directory, source);

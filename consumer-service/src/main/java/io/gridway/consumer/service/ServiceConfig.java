@@ -3,6 +3,7 @@ package io.gridway.consumer.service;
 import io.gridway.consumer.ConsumerConfig;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.gridway.cluster.ZkConfig;
+import io.gridway.cluster.ZkTls;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -78,7 +79,7 @@ public record ServiceConfig(
       }
       if (cluster.group() == null) {
         cluster = new Cluster(cluster.zk(), cluster.name(), consumer.group(), cluster.instance(), cluster.partitions(),
-            cluster.replicas(), cluster.endpoint(), cluster.sessionTimeout());
+            cluster.replicas(), cluster.endpoint(), cluster.sessionTimeout(), cluster.zkTls());
       } else if (!consumer.group().equals(cluster.group())) {
         if (!consumer.group().equals("default")) {
           throw new IllegalArgumentException("cluster.group: '" + cluster.group() + "' differs from consumer.group '"
@@ -114,10 +115,11 @@ public record ServiceConfig(
    * @param endpoint the HTTP endpoint advertised in the instance config (default {@code http://<instance>})
    * @param sessionTimeout the ZooKeeper session timeout (default {@link ZkConfig#DEFAULT_SESSION_TIMEOUT}): a
    *     crashed consumer's partitions move after it; docs/cluster.md has the fast setting and its cost
+   * @param zkTls TLS to ZooKeeper with a client certificate (docs/security.md); null: plain TCP
    */
   public record Cluster(@JsonProperty(required = true) String zk, @JsonProperty(required = true) String name, String group,
       @JsonProperty(required = true) String instance, @JsonProperty(required = true) Integer partitions, Integer replicas,
-      String endpoint, Duration sessionTimeout) {
+      String endpoint, Duration sessionTimeout, ZkTls zkTls) {
     public Cluster {
       if (zk == null || zk.isBlank()) {
         throw new IllegalArgumentException("cluster.zk: required, the ZooKeeper connect string (host:port[,host:port...])");
@@ -141,6 +143,9 @@ public record ServiceConfig(
       }
       endpoint = endpoint == null ? "http://" + instance : endpoint;
       sessionTimeout = sessionTimeout == null ? ZkConfig.DEFAULT_SESSION_TIMEOUT : sessionTimeout;
+      if (zkTls != null) {
+        zkTls.requireReadable("cluster.zkTls");
+      }
       try {
         zkConfig(zk, sessionTimeout);
       } catch (IllegalArgumentException e) {
@@ -150,7 +155,12 @@ public record ServiceConfig(
 
     /** The cluster module's view of {@link #zk} and {@link #sessionTimeout}. */
     public ZkConfig zkConfig() {
-      return zkConfig(zk, sessionTimeout);
+      return zkConfig(zk, sessionTimeout).withTls(zkTls);
+    }
+
+    public Cluster(String zk, String name, String group, String instance, Integer partitions, Integer replicas,
+        String endpoint, Duration sessionTimeout) {
+      this(zk, name, group, instance, partitions, replicas, endpoint, sessionTimeout, null);
     }
 
     private static ZkConfig zkConfig(String zk, Duration sessionTimeout) {

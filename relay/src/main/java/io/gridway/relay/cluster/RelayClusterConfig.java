@@ -2,6 +2,7 @@ package io.gridway.relay.cluster;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.gridway.cluster.ZkConfig;
+import io.gridway.cluster.ZkTls;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.regex.Pattern;
@@ -21,6 +22,7 @@ import java.util.regex.Pattern;
  *   instance: relay-vm1     # stable across restarts and VM replacements: the key of its position in ZooKeeper
  *   endpoint: http://vm1:8080   # advertised (default http://HTTP_HOST:BOUND_PORT)
  *   replicas: 2             # how many relays are configured for this source (default 2)
+ *   zkTls: {caFile: /etc/gridway/tls/zk-ca.pem, keyStoreFile: /etc/gridway/tls/relay-zk.pem}   # optional
  * </pre>
  *
  * @param zk a connect string, or {@code embedded}
@@ -31,10 +33,11 @@ import java.util.regex.Pattern;
  * @param instance this relay's Helix instance name
  * @param endpoint the advertised HTTP endpoint, or null for the bound address
  * @param replicas the replicas of {@code relay.<source>}'s partitions: the relays configured for the source
+ * @param zkTls TLS to ZooKeeper with a client certificate (docs/security.md); null: plain TCP
  */
 public record RelayClusterConfig(@JsonProperty(required = true) String zk, Path zkDataDir, Integer zkPort,
     Duration sessionTimeout, @JsonProperty(required = true) String name, @JsonProperty(required = true) String instance,
-    String endpoint, Integer replicas) {
+    String endpoint, Integer replicas, ZkTls zkTls) {
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,99}");
   private static final String EMBEDDED = "embedded";
 
@@ -60,6 +63,9 @@ public record RelayClusterConfig(@JsonProperty(required = true) String zk, Path 
     if (replicas < 1 || replicas > 100) {
       throw new IllegalArgumentException("cluster.replicas: 1..100, not " + replicas);
     }
+    if (zkTls != null) {
+      zkTls.requireReadable("cluster.zkTls");
+    }
     try {
       zkConfig(zk, zkDataDir, zkPort, sessionTimeout);
     } catch (IllegalArgumentException e) {
@@ -73,6 +79,11 @@ public record RelayClusterConfig(@JsonProperty(required = true) String zk, Path 
     }
   }
 
+  public RelayClusterConfig(String zk, Path zkDataDir, Integer zkPort, Duration sessionTimeout, String name,
+      String instance, String endpoint, Integer replicas) {
+    this(zk, zkDataDir, zkPort, sessionTimeout, name, instance, endpoint, replicas, null);
+  }
+
   public boolean isEmbedded() {
     return zk.equals(EMBEDDED);
   }
@@ -82,7 +93,7 @@ public record RelayClusterConfig(@JsonProperty(required = true) String zk, Path 
    * (sessions may last 2..20 ticks), so short test sessions work too.
    */
   public ZkConfig zkConfig() {
-    return zkConfig(zk, zkDataDir, zkPort, sessionTimeout);
+    return zkConfig(zk, zkDataDir, zkPort, sessionTimeout).withTls(zkTls);
   }
 
   private static ZkConfig zkConfig(String zk, Path zkDataDir, int zkPort, Duration sessionTimeout) {

@@ -1,5 +1,7 @@
 package io.gridway.relay.http;
 
+import io.gridway.tls.PlaintextRefusal;
+import io.gridway.tls.ServerTls;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -64,7 +66,7 @@ public final class HttpApiServer implements AutoCloseable {
         throw new IllegalArgumentException("two sources with id " + source.id());
       }
     }
-    this.tls = config.tls() == null ? null : new ServerTls(config.tls(), environment);
+    this.tls = config.tls() == null ? null : new ServerTls(config.tls(), environment, "http.tls", "HTTP API");
     TokenAuth auth = config.auth() == null ? null : new TokenAuth(config.auth(), byId.keySet(), environment);
     this.state = new ApiState(config, byId, clock, metrics, auth);
     this.control = new ControlEndpoints(state);

@@ -1,4 +1,4 @@
-package io.gridway.relay.http;
+package io.gridway.tls;
 
 import io.gridway.core.config.SecretFile;
 import io.netty.handler.ssl.ClientAuth;
@@ -36,11 +36,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe: connections of every event loop ask for the context; one of them reloads at a time.
  */
-final class ServerTls {
+public final class ServerTls {
   private static final Logger LOG = LoggerFactory.getLogger(ServerTls.class);
   static final String[] PROTOCOLS = {"TLSv1.3", "TLSv1.2"};
 
-  private final HttpConfig.Tls config;
+  private final ServerTlsSettings config;
+  private final String key;
+  private final String server;
   private final Map<String, String> environment;
   private final long checkNanos;
   private volatile SslContext context;
@@ -48,23 +50,30 @@ final class ServerTls {
   private List<Object> failedStamps;
   private volatile long nextCheck;
 
-  /** Loads the files now: a server with a certificate it cannot load does not start. */
-  ServerTls(HttpConfig.Tls config, Map<String, String> environment) {
+  /**
+   * Loads the files now: a server with a certificate it cannot load does not start.
+   *
+   * @param key the setting's name in errors (e.g. {@code http.tls})
+   * @param server what serves it, in log lines (e.g. {@code HTTP API})
+   */
+  public ServerTls(ServerTlsSettings config, Map<String, String> environment, String key, String server) {
     this.config = config;
+    this.key = key;
+    this.server = server;
     this.environment = environment;
     this.checkNanos = config.reloadCheck().toNanos();
     List<Object> stamps = stamps();
     try {
       this.context = build();
     } catch (IOException | GeneralSecurityException | IllegalArgumentException e) {
-      throw new IllegalArgumentException("http.tls: cannot load " + files() + ": " + describe(e), e);
+      throw new IllegalArgumentException(key + ": cannot load " + files() + ": " + describe(e), e);
     }
     this.loadedStamps = stamps;
     this.nextCheck = System.nanoTime() + checkNanos;
   }
 
   /** The context for a new connection, reloaded first if a file changed. */
-  SslContext context() {
+  public SslContext context() {
     if (System.nanoTime() - nextCheck >= 0) {
       reloadIfChanged();
     }
@@ -84,17 +93,17 @@ final class ServerTls {
       context = build();
       loadedStamps = stamps;
       failedStamps = null;
-      LOG.info("HTTP API: reloaded the TLS certificate from {} (new connections use it)", files());
+      LOG.info("{}: reloaded the TLS certificate from {} (new connections use it)", server, files());
     } catch (IOException | GeneralSecurityException | IllegalArgumentException e) {
       failedStamps = stamps;
-      LOG.warn("HTTP API: {} changed but does not load ({}); still serving the previous certificate", files(), describe(e));
+      LOG.warn("{}: {} changed but does not load ({}); still serving the previous certificate", server, files(), describe(e));
     }
   }
 
   private SslContext build() throws IOException, GeneralSecurityException {
     SslContextBuilder builder;
     if (config.keyStoreFile() != null) {
-      char[] password = SecretFile.read(config.keyStorePasswordFile(), config.keyStorePasswordEnv(), "http.tls",
+      char[] password = SecretFile.read(config.keyStorePasswordFile(), config.keyStorePasswordEnv(), key,
           environment).toCharArray();
       KeyStore store = KeyStore.getInstance("PKCS12");
       try (InputStream in = Files.newInputStream(Path.of(config.keyStoreFile()))) {

@@ -1,4 +1,4 @@
-package io.gridway.relay.http;
+package io.gridway.tls;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -17,10 +17,10 @@ import java.nio.charset.StandardCharsets;
  * and the connection is closed. Without it such a client would see the connection drop and guess why. One per
  * connection.
  */
-final class PlaintextRefusal extends OptionalSslHandler {
+public final class PlaintextRefusal extends OptionalSslHandler {
   private final String httpsUrl;
 
-  PlaintextRefusal(SslContext context, String httpsUrl) {
+  public PlaintextRefusal(SslContext context, String httpsUrl) {
     super(context);
     this.httpsUrl = httpsUrl;
   }
