@@ -193,11 +193,32 @@ final class PostgresDialect extends SqlDialect {
    */
   @Override
   String addColumn(String table, Column c) {
-    String literal = defaultLiteral(c);
+    String literal = c.defaultValue() != null ? defaultLiteral(c) : c.nullable() ? null : implicitDefault(c);
     if (literal == null) {
       return super.addColumn(table, c);
     }
     return super.addColumn(table, c) + " DEFAULT " + literal + (c.nullable() ? "" : " NOT NULL");
+  }
+
+  /**
+   * What MariaDB gives the existing rows of an {@code ADD COLUMN … NOT NULL} without a DEFAULT (its implicit default:
+   * 0, the empty string, an ENUM's first member), as a literal of the mapped type; null where that value maps to NULL
+   * here (zero dates) or is not a constant (TIMESTAMP, declared types, JSON's empty text is no jsonb). Without it the
+   * target's existing rows would hold NULL where the source's hold the implicit value.
+   */
+  static String implicitDefault(Column c) {
+    if (c.declared() != null) {
+      return null;
+    }
+    return switch (c.type()) {
+      case TINYINT, SMALLINT, MEDIUMINT, INT, BIGINT, DECIMAL, FLOAT, DOUBLE, YEAR -> "0";
+      case BIT -> "B'" + bits(0, c.length()) + "'";
+      case CHAR, VARCHAR, TEXT, SET -> "''";
+      case ENUM -> c.members().isEmpty() ? null : "'" + c.members().get(0).replace("'", "''") + "'";
+      case TIME -> "'00:00:00'";
+      case VARBINARY, BLOB -> "''::bytea";
+      default -> null;
+    };
   }
 
   /** The column's default as a PostgreSQL literal of its mapped type, or null when it has none that fits. */

@@ -34,9 +34,9 @@ class GridDeclaredTypesIT {
 
   /** Each column as MariaDB prints it; JSON already in jsonb's canonical form (key order, spacing). */
   private static final String SOURCE_TEXT = "SELECT id, CAST(u AS CHAR), CAST(i6 AS CHAR), CAST(i4 AS CHAR), j,"
-      + " n, s, LPAD(BIN(b), 3, '0'), CAST(d AS CHAR), CAST(u2 AS CHAR), CAST(t AS CHAR) FROM typed ORDER BY id";
+      + " n, s, LPAD(BIN(b), 3, '0'), CAST(d AS CHAR), CAST(u2 AS CHAR), CAST(t AS CHAR), z, e, c FROM typed ORDER BY id";
   private static final String TARGET_TEXT = "SELECT id::text, u::text, host(i6), host(i4), j::text,"
-      + " n::text, s, b::text, d::text, u2::text, t::text FROM %s.typed ORDER BY id";
+      + " n::text, s, b::text, d::text, u2::text, t::text, z::text, e, c FROM %s.typed ORDER BY id";
 
   @Test
   void uuidInetJsonAndAddedColumnDefaultsArriveAsPostgresTypesAndValues(@TempDir Path dir) throws Exception {
@@ -68,8 +68,9 @@ class GridDeclaredTypesIT {
             "DELETE FROM keyless WHERE u = '" + V1 + "' LIMIT 1", // matched on every column, uuid and inet included
             "ALTER TABLE typed ADD COLUMN n INT NOT NULL DEFAULT 42, ADD COLUMN s VARCHAR(10) DEFAULT 'it''s',"
                 + " ADD COLUMN b BIT(3) DEFAULT b'101', ADD COLUMN d DATE DEFAULT '2024-02-29',"
-                + " ADD COLUMN u2 UUID DEFAULT '" + V4 + "', ADD COLUMN t TIME DEFAULT '25:00:00'",
-            "INSERT INTO typed (id, u, n, s) VALUES (6, '" + V1 + "', 7, NULL)");
+                + " ADD COLUMN u2 UUID DEFAULT '" + V4 + "', ADD COLUMN t TIME DEFAULT '25:00:00',"
+                + " ADD COLUMN z INT NOT NULL, ADD COLUMN e ENUM('x', 'y') NOT NULL, ADD COLUMN c VARCHAR(5) NOT NULL",
+            "INSERT INTO typed (id, u, n, s, z, e, c) VALUES (6, '" + V1 + "', 7, NULL, 3, 'y', 'c')");
         String target = "\"" + db + "\"";
         await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
           assertThat(consumer.isHealthy()).as("consumer healthy").isTrue();
@@ -80,12 +81,12 @@ class GridDeclaredTypesIT {
               .containsExactly(V4 + "|null", V1 + "|::1");
         });
         assertThat(pgRows(pg, pgDb, String.format(TARGET_TEXT, target))).hasSize(5)
-            .contains("3|00000000-0000-0000-0000-000000000000|::|0.0.0.0|[]|42|it's|101|2024-02-29|" + V4 + "|25:00:00");
+            .contains("3|00000000-0000-0000-0000-000000000000|::|0.0.0.0|[]|42|it's|101|2024-02-29|" + V4 + "|25:00:00|0|x|");
         assertThat(pgRows(pg, pgDb, "SELECT attname || ' ' || format_type(atttypid, atttypmod) || CASE WHEN attnotnull"
             + " THEN ' not null' ELSE '' END FROM pg_attribute WHERE attrelid = '" + target + ".typed'::regclass"
             + " AND attnum > 0 AND NOT attisdropped ORDER BY attnum"))
             .containsExactly("id integer not null", "u uuid", "i6 inet", "i4 inet", "j jsonb", "n integer not null", "s text",
-                "b bit(3)", "d date", "u2 uuid", "t interval");
+                "b bit(3)", "d date", "u2 uuid", "t interval", "z integer not null", "e text not null", "c text not null");
         assertThat(pgRows(pg, pgDb, "SELECT op || '|' || event_key || '|' || reason FROM gridway_dead_letter ORDER BY id"))
             .singleElement().satisfies(row -> assertThat(row).startsWith("INSERT|id=5|group declared-pg partition 0 SCN ")
                 .contains("table " + db + ".typed column j key id=5: SQLSTATE 22P05"));

@@ -49,6 +49,19 @@ class PostgresDeclaredTypesTest {
   }
 
   @Test
+  void addColumnNotNullWithoutDefaultGivesExistingRowsMariaDbsImplicitValue() {
+    String t = "\"t\"";
+    assertThat(SqlDialect.POSTGRESQL.addColumn(t, Column.of("z", ColumnType.INT).notNull())).endsWith("INTEGER DEFAULT 0 NOT NULL");
+    assertThat(SqlDialect.POSTGRESQL.addColumn(t, Column.members("e", ColumnType.ENUM, List.of("it's", "y")).notNull()))
+        .endsWith("DEFAULT 'it''s' NOT NULL");
+    assertThat(SqlDialect.POSTGRESQL.addColumn(t, Column.text("c", ColumnType.VARCHAR, "utf8mb4").notNull())).endsWith("TEXT DEFAULT '' NOT NULL");
+    assertThat(SqlDialect.POSTGRESQL.addColumn(t, Column.bit("b", 3).notNull())).endsWith("BIT(3) DEFAULT B'000' NOT NULL");
+    assertThat(SqlDialect.POSTGRESQL.addColumn(t, Column.of("d", ColumnType.DATE).notNull()))
+        .as("a zero date maps to NULL: no default, no NOT NULL").endsWith("DATE");
+    assertThat(SqlDialect.POSTGRESQL.addColumn(t, Column.of("z", ColumnType.INT))).as("nullable: NULL is right").endsWith("INTEGER");
+  }
+
+  @Test
   void jsonNulEscapesAreFoundAndMappedAway() {
     assertThat(UnfitValues.nulEscape("{\"k\": \"a\\u0000b\"}")).isEqualTo(8);
     assertThat(UnfitValues.nulEscape("{\"k\": \"a\\\\u0000b\"}")).as("an escaped backslash, then text").isEqualTo(-1);
