@@ -38,9 +38,12 @@ final class Api {
   private final RelayProbe relayProbe;
   private final ProgressHistory history;
   private final ParkedRows parked;
+  private final String cookieAttributes;
 
+  /** {@code secureCookies}: served over HTTPS, so the session cookie must never travel over plain HTTP. */
   Api(Grid grid, Users users, Sessions sessions, AuditLog audit, RelayProbe relays, ProgressHistory history, ParkedRows parked,
-      Clock clock) {
+      Clock clock, boolean secureCookies) {
+    this.cookieAttributes = "; Path=/; HttpOnly; SameSite=Strict" + (secureCookies ? "; Secure" : "");
     this.history = history;
     this.parked = parked;
     this.resets = new PartitionResets(new ResetPlanner(grid, relays, new CommitTimes(java.time.Duration.ofSeconds(2)), clock), audit);
@@ -173,7 +176,7 @@ final class Api {
     Sessions.Session session = sessions.open(user, role);
     Map<String, Object> out = Map.of("authenticated", true, "user", user, "role", role.wireName(), "csrfToken", session.csrfToken());
     return new Response(HttpResponseStatus.OK, Response.JSON, bytes(out),
-        Map.of("Set-Cookie", COOKIE + "=" + session.id() + "; Path=/; HttpOnly; SameSite=Strict"));
+        Map.of("Set-Cookie", COOKIE + "=" + session.id() + cookieAttributes));
   }
 
   private Response logout(Request request) {
@@ -181,7 +184,7 @@ final class Api {
     requireCsrf(request, session);
     sessions.close(session.id());
     return new Response(HttpResponseStatus.NO_CONTENT, Response.JSON, new byte[0],
-        Map.of("Set-Cookie", COOKIE + "=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"));
+        Map.of("Set-Cookie", COOKIE + "=" + cookieAttributes + "; Max-Age=0"));
   }
 
   private Response addUser(Request request, Sessions.Session session) {

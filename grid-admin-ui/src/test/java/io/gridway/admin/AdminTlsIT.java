@@ -69,6 +69,19 @@ class AdminTlsIT {
   }
 
   @Test
+  void theSessionCookieIsSecureOverHttps() throws Exception {
+    HttpClient client = HttpClient.newBuilder().sslContext(trusting(pki.caFile())).connectTimeout(Duration.ofSeconds(10)).build();
+    String password = Files.readString(dir.resolve("state").resolve(Users.INITIAL_PASSWORD_FILE)).strip();
+    HttpResponse<String> login = client.send(HttpRequest.newBuilder(URI.create(admin.url() + "api/v1/session"))
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString("{\"user\": \"admin\", \"password\": \"" + password + "\"}")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(login.statusCode()).as(login.body()).isEqualTo(200);
+    assertThat(login.headers().firstValue("Set-Cookie")).hasValueSatisfying(cookie ->
+        assertThat(cookie).contains("HttpOnly").contains("SameSite=Strict").endsWith("; Secure"));
+  }
+
+  @Test
   void aClientThatDoesNotTrustTheCaFailsTheHandshake() throws Exception {
     TestPki other = TestPki.create(dir.resolve("other"), "other-ca");
     HttpClient client = HttpClient.newBuilder().sslContext(trusting(other.caFile())).build();
