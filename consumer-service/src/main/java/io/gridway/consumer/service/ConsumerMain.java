@@ -116,7 +116,9 @@ public final class ConsumerMain {
       if (failed.isPresent()) {
         System.err.println("partition " + failed.get().partition() + " failed: " + failed.get().detail());
         service.stop();
-        return 1;
+        // onEvicted: stop (the only failure that keeps oldestAvailable): a restart would stop the same way at once, so
+        // exit 2, which systemd does not restart — an operator resets the checkpoint or turns on the re-seed
+        return failed.get().oldestAvailable() != null ? 2 : 1;
       }
     }
     return 0;

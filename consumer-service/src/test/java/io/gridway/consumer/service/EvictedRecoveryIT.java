@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Timeout;
  * checkpoints are evicted, then resumed with SIGCONT. The group with {@code onEvicted: snapshot} (the default with
  * {@code snapshot.tables}) re-seeds itself with no manual action and its PostgreSQL target ends equal to the source
  * (checked with testkit's {@link ReplicaVerifier}, duplicates of the keyless table included); the group with {@code
- * onEvicted: stop} stops with exit code 1 and one ERROR line per partition naming its group, partition, checkpoint SCN
+ * onEvicted: stop} stops with exit code 2 (not restarted by systemd: only an operator can clear it) and one ERROR line per partition naming its group, partition, checkpoint SCN
  * and the oldest SCN the relay holds.
  *
  * <p>While the consumers are paused the workload inserts and updates keyed rows and inserts and deletes keyless ones,
@@ -84,9 +84,9 @@ class EvictedRecoveryIT {
         long evictedWhilePaused = workload.transactions.get();
         signal("CONT", reseeding.process(), stopping.process());
 
-        // onEvicted: stop — one ERROR line per partition, then the service exits 1 (a FAILED partition)
+        // onEvicted: stop — one ERROR line per partition, then the service exits 2 (a restart would stop the same way)
         assertThat(stopping.process().waitFor(60, TimeUnit.SECONDS)).as(stopping.output()).isTrue();
-        assertThat(stopping.process().exitValue()).isEqualTo(1);
+        assertThat(stopping.process().exitValue()).isEqualTo(2);
         String[] errors = stopping.output().lines().filter(l -> l.contains(" ERROR ") && l.contains("onEvicted: stop"))
             .toArray(String[]::new);
         assertThat(errors).as(stopping.output()).hasSize(PARTITIONS);
