@@ -33,7 +33,8 @@ final class E2eCommand implements Callable<Integer> {
     }
     phoenix.validate();
     return Session.run(options, grid, "gridway perf e2e --relays " + GridOptions.join(grid.relaysOr(1)) + " --consumers "
-        + GridOptions.join(grid.consumersOr(1)) + " --mode " + GridOptions.join(grid.modesOr("long-poll")) + " --target " + target, (context, report) -> {
+        + GridOptions.join(grid.consumersOr(1)) + " --mode " + GridOptions.join(grid.modesOr("long-poll")) + " --target " + target
+        + (target.equals("phoenix") ? " --lanes " + GridOptions.join(phoenix.lanes) : ""), (context, report) -> {
       boolean onPhoenix = target.equals("phoenix");
       try (JdbcTarget jdbc = target.equals("null") || onPhoenix ? null : JdbcTarget.start(target, context.db().database(), context.workload());
           PhoenixBench bench = onPhoenix ? new PhoenixBench(context, phoenix) : null) {
