@@ -26,12 +26,14 @@ final class AllCommand implements Callable<Integer> {
   @Mixin PerfOptions options;
   @Mixin GridOptions grid;
   @Mixin LatencyOptions latency;
+  @Mixin PhoenixOptions phoenix;
 
   @Option(names = "--peers", description = "also read the binlog with the Debezium embedded engine")
   boolean peers;
 
   @Option(names = "--targets", split = ",", defaultValue = "postgres",
-      description = "real targets of the e2e R=1,C=1 run: postgres, mariadb, or none (default ${DEFAULT-VALUE})")
+      description = "real targets of the e2e R=1,C=1 run: postgres, mariadb, phoenix (only when named: an HBase mini cluster,"
+          + " per --lanes), or none (default ${DEFAULT-VALUE})")
   List<String> targets;
 
   @Option(names = "--readers", split = ",", defaultValue = "1,3", description = "relay-read reader counts (default ${DEFAULT-VALUE})")
@@ -48,10 +50,11 @@ final class AllCommand implements Callable<Integer> {
     }
     List<String> realTargets = targets.stream().filter(t -> !t.equals("none")).toList();
     for (String t : realTargets) {
-      if (!t.equals("postgres") && !t.equals("mariadb")) {
-        throw new IllegalArgumentException("--targets: postgres, mariadb or none, not " + t);
+      if (!t.equals("postgres") && !t.equals("mariadb") && !t.equals("phoenix")) {
+        throw new IllegalArgumentException("--targets: postgres, mariadb, phoenix or none, not " + t);
       }
     }
+    phoenix.validate();
     String command = "gridway perf all" + (options.quick ? " --quick" : "") + (peers ? " --peers" : "") + " --relays " + GridOptions.join(relays())
         + " --consumers " + GridOptions.join(consumers())
         + " --targets " + GridOptions.join(targets) + " --rate " + (long) latency.rate + " --duration "
@@ -65,6 +68,9 @@ final class AllCommand implements Callable<Integer> {
       report.note(Stage1Command.NOTE);
       report.note(Stage2Command.NOTE);
       report.note(E2eCommand.NOTE);
+      if (realTargets.contains("phoenix")) {
+        report.note(PhoenixBench.NOTE);
+      }
       noteTargets(report);
     });
   }
@@ -109,6 +115,12 @@ final class AllCommand implements Callable<Integer> {
       Session.addWithRatio(report, Session.attempt(context, "e2e", () -> e2e.run(widest, widest, "long-poll", null)), binlog);
     }
     for (String t : realTargets) {
+      if (t.equals("phoenix")) {
+        try (PhoenixBench bench = new PhoenixBench(context, phoenix)) {
+          bench.measure(report, binlog, "long-poll", !realTargets.contains("postgres"));
+        }
+        continue;
+      }
       Session.addWithRatio(report, Session.attempt(context, "e2e", () -> {
         try (JdbcTarget target = JdbcTarget.start(t, context.db().database(), context.workload())) {
           return e2e.run(1, 1, "long-poll", target);

@@ -17,7 +17,7 @@ import java.util.stream.Collectors;
  */
 final class ConsumerFleet implements AutoCloseable {
   /** What every consumer of the fleet shares. {@code target} is null for the null applier. */
-  record Spec(String mode, JdbcTarget target, String latencyColumn, String heap) {}
+  record Spec(String mode, E2eTarget target, String latencyColumn, String heap) {}
 
   /** One consumer's share: the relay replicas it pulls from and its partitions. */
   record Share(List<URI> relays, List<Integer> partitions) {}
@@ -33,7 +33,8 @@ final class ConsumerFleet implements AutoCloseable {
       for (int c = 0; c < shares.size(); c++) {
         Path yaml = dir.resolve(name + "-" + c + ".yaml");
         Files.writeString(yaml, consumerYaml(dir.resolve(name + "-" + c + "-checkpoints"), name + "-" + c, spec, shares.get(c)));
-        fleet.processes.add(ConsumerProcess.start(yaml, dir.resolve(name + "-" + c + ".log"), spec.heap(), spec.latencyColumn()));
+        fleet.processes.add(ConsumerProcess.start(yaml, dir.resolve(name + "-" + c + ".log"), spec.heap(), spec.latencyColumn(),
+            spec.target() == null ? List.of() : spec.target().jvmOptions()));
       }
       return fleet;
     } catch (IOException | RuntimeException e) {
@@ -145,6 +146,6 @@ final class ConsumerFleet implements AutoCloseable {
     if (spec.target() == null) {
       return yaml + "checkpoints:\n  dir: " + checkpoints + "\napplier:\n  type: \"null\"\n";
     }
-    return yaml + spec.target().applierYaml();
+    return yaml + spec.target().consumerYaml() + spec.target().applierYaml();
   }
 }

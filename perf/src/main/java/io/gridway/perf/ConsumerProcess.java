@@ -35,12 +35,13 @@ final class ConsumerProcess implements AutoCloseable {
     pump.start();
   }
 
-  static ConsumerProcess start(Path config, Path log, String heap, String latencyColumn) throws IOException {
+  static ConsumerProcess start(Path config, Path log, String heap, String latencyColumn, List<String> jvmOptions)
+      throws IOException {
     List<String> args = new ArrayList<>(List.of("--config", config.toString()));
     if (latencyColumn != null) {
       args.addAll(List.of("--latency-column", latencyColumn));
     }
-    return new ConsumerProcess(Jvm.start(heap, PerfConsumerMain.class.getName(), args), log);
+    return new ConsumerProcess(Jvm.start(heap, jvmOptions, PerfConsumerMain.class.getName(), args), log);
   }
 
   private void pump() {

@@ -14,28 +14,38 @@ import picocli.CommandLine.Option;
     description = "Binlog → R relay JVMs → C consumer JVMs → null applier or a real target, beside the raw binlog limit.",
     footerHeading = "%nExamples:%n",
     footer = {"  gridway perf e2e --quick", "  gridway perf e2e --relays 1 --consumers 1 --target postgres",
-        "  gridway perf e2e --relays 3 --consumers 3 --mode stream"})
+        "  gridway perf e2e --relays 3 --consumers 3 --mode stream", "  gridway perf e2e --records 48000 --target phoenix --lanes 1,2,4"})
 final class E2eCommand implements Callable<Integer> {
   @Mixin PerfOptions options;
   @Mixin GridOptions grid;
+  @Mixin PhoenixOptions phoenix;
 
-  @Option(names = "--target", defaultValue = "null",
-      description = "null (the null applier), postgres or mariadb (a private server, the JDBC applier); default ${DEFAULT-VALUE}")
+  @Option(names = {"--target", "--targets"}, defaultValue = "null",
+      description = "null (the null applier), postgres or mariadb (a private server, the JDBC applier), or phoenix (an HBase"
+          + " mini cluster, R=1,C=1 per --lanes, beside PostgreSQL and plain UPSERT batches); default ${DEFAULT-VALUE}")
   String target;
 
   @Override
   public Integer call() throws Exception {
     grid.validate();
-    if (!target.equals("null") && !target.equals("postgres") && !target.equals("mariadb")) {
-      throw new IllegalArgumentException("--target: null, postgres or mariadb, not " + target);
+    if (!target.equals("null") && !target.equals("postgres") && !target.equals("mariadb") && !target.equals("phoenix")) {
+      throw new IllegalArgumentException("--target: null, postgres, mariadb or phoenix, not " + target);
     }
+    phoenix.validate();
     return Session.run(options, grid, "gridway perf e2e --relays " + GridOptions.join(grid.relaysOr(1)) + " --consumers "
-        + GridOptions.join(grid.consumersOr(1)) + " --mode " + GridOptions.join(grid.modesOr("long-poll")) + " --target " + target, (context, report) -> {
-      try (JdbcTarget jdbc = target.equals("null") ? null : JdbcTarget.start(target, context.db().database(), context.workload())) {
+        + GridOptions.join(grid.consumersOr(1)) + " --mode " + GridOptions.join(grid.modesOr("long-poll")) + " --target " + target
+        + (target.equals("phoenix") ? " --lanes " + GridOptions.join(phoenix.lanes) : ""), (context, report) -> {
+      boolean onPhoenix = target.equals("phoenix");
+      try (JdbcTarget jdbc = target.equals("null") || onPhoenix ? null : JdbcTarget.start(target, context.db().database(), context.workload());
+          PhoenixBench bench = onPhoenix ? new PhoenixBench(context, phoenix) : null) {
         for (int repetition = 1; repetition <= options.repeat; repetition++) {
           RunResult limit = new Limits(context).binlog();
           report.add(limit);
           for (String mode : grid.modesOr("long-poll")) {
+            if (onPhoenix) {
+              bench.measure(report, limit, mode, true); // R=1,C=1 only: K lanes are the question
+              continue;
+            }
             for (int r : grid.relaysOr(1)) {
               for (int c : grid.consumersOr(1)) {
                 if (r == 1 || c == r) {
@@ -47,6 +57,9 @@ final class E2eCommand implements Callable<Integer> {
         }
       }
       report.note(NOTE);
+      if (onPhoenix) {
+        report.note(PhoenixBench.NOTE);
+      }
     });
   }
 

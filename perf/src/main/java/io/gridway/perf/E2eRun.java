@@ -10,7 +10,7 @@ import java.util.List;
  * JVMs started together, timed from the first relay's fetcher connecting to the last batch a consumer
  * applied. With R = 1 the relay spreads events over {@link Stage2Run#PARTITIONS} partitions when C &gt; 1 and
  * the consumers take disjoint sets; with R &gt; 1 the relays split the tables (as in stage 1) and consumer
- * c pulls relay c, so C must equal R. The applier is the null one, or a real {@link JdbcTarget} whose
+ * c pulls relay c, so C must equal R. The applier is the null one, or a real {@link E2eTarget} whose
  * final row counts must then match the load. Single-threaded.
  */
 final class E2eRun {
@@ -24,7 +24,7 @@ final class E2eRun {
     return URI.create("http://127.0.0.1:" + port);
   }
 
-  RunResult run(int relays, int consumers, String mode, JdbcTarget target) throws Exception {
+  RunResult run(int relays, int consumers, String mode, E2eTarget target) throws Exception {
     if (relays > 1 && consumers != relays) {
       throw new IllegalArgumentException("e2e with " + relays + " relays needs as many consumers (consumer c pulls relay c),"
           + " not " + consumers);
@@ -35,10 +35,10 @@ final class E2eRun {
     }
     int partitions = relays == 1 && consumers > 1 ? Stage2Run.PARTITIONS : 1;
     String config = relays + (relays == 1 ? " relay, " : " relays, ") + consumers + (consumers == 1 ? " consumer, " : " consumers, ")
-        + mode + ", " + (target == null ? "null applier" : "JDBC applier to " + targetName);
+        + mode + ", " + (target == null ? "null applier" : target.describe());
     Workload w = context.workload();
     int processes = relays + consumers;
-    String name = "e2e-r" + relays + "-c" + consumers + "-" + targetName + "-" + mode;
+    String name = "e2e-r" + relays + "-c" + consumers + "-" + (target == null ? "null" : target.label()) + "-" + mode;
     long t0 = System.nanoTime();
     // consumers first, on the relays' ports fixed in advance: their JVM start-up is not the stage's work, and
     // they connect (retrying with their backoff) as soon as the relays listen

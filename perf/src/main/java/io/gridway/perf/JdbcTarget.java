@@ -20,7 +20,7 @@ import java.util.Locale;
  * runs (tables and checkpoints), {@link #missingRows} checks the final state. The root password of a
  * MariaDB target goes to an owner-only temporary file, deleted on {@link #close()}. Single-threaded.
  */
-final class JdbcTarget implements AutoCloseable {
+final class JdbcTarget implements E2eTarget, AutoCloseable {
   private final String kind;
   private final NativeDatabase server;
   private final String database; // the URL's database
@@ -73,7 +73,8 @@ final class JdbcTarget implements AutoCloseable {
     }
   }
 
-  String kind() {
+  @Override
+  public String kind() {
     return kind;
   }
 
@@ -85,6 +86,11 @@ final class JdbcTarget implements AutoCloseable {
   /** The database of the JDBC URL (PostgreSQL: the tables are in the source database's schema inside it). */
   String database() {
     return database;
+  }
+
+  @Override
+  public String describe() {
+    return "JDBC applier to " + kind;
   }
 
   private String table(int t) {
@@ -102,7 +108,8 @@ final class JdbcTarget implements AutoCloseable {
   }
 
   /** Empties the tables and drops the applier's checkpoints, so that the next run applies everything again. */
-  void reset() throws SQLException {
+  @Override
+  public void reset() throws SQLException {
     try (Connection c = server.connect(database); Statement s = c.createStatement()) {
       for (int t = 0; t < workload.tables(); t++) {
         s.execute("DELETE FROM " + table(t));
@@ -112,7 +119,8 @@ final class JdbcTarget implements AutoCloseable {
   }
 
   /** Null when every table holds its share of the load's records; else which table lacks how many. */
-  String missingRows() throws SQLException {
+  @Override
+  public String missingRows() throws SQLException {
     try (Connection c = server.connect(database); Statement s = c.createStatement()) {
       for (int t = 0; t < workload.tables(); t++) {
         try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + table(t))) {
@@ -129,7 +137,8 @@ final class JdbcTarget implements AutoCloseable {
   }
 
   /** The consumer service's {@code applier:} section for this target. */
-  String applierYaml() {
+  @Override
+  public String applierYaml() {
     String user = server instanceof PrivatePostgres pg ? pg.user() : ((PrivateMariaDb) server).rootUser();
     return "applier:\n  type: jdbc\n  jdbc:\n    url: " + server.jdbcUrl(database) + "\n    user: " + user + "\n"
         + (passwordFile == null ? "" : "    passwordFile: " + passwordFile + "\n");

@@ -15,8 +15,15 @@ final class Jvm {
   private Jvm() {}
 
   static Process start(String heap, String mainClass, List<String> args) throws IOException {
+    return start(heap, List.of(), mainClass, args);
+  }
+
+  /** With JVM options before the class path (a consumer's add-on location and opens). */
+  static Process start(String heap, List<String> jvmOptions, String mainClass, List<String> args) throws IOException {
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx" + heap, "-XX:MaxDirectMemorySize=16g", "-cp", System.getProperty("java.class.path"), mainClass));
+        "-Xmx" + heap, "-XX:MaxDirectMemorySize=16g"));
+    command.addAll(jvmOptions);
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
     command.addAll(args);
     return new ProcessBuilder(command).redirectErrorStream(true).start();
   }

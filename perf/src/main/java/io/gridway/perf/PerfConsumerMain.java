@@ -48,6 +48,7 @@ public final class PerfConsumerMain {
       System.err.println("usage: PerfConsumerMain --config <consumer.yml> [--latency-column <column>]");
       System.exit(2);
     }
+    AddOnLoader.install(); // before the config, as ConsumerMain does: applier.type may name an add-on's (phoenix)
     ServiceConfig config;
     try {
       config = ConfigLoader.load(Path.of(args[1]), ServiceConfig.class);
