@@ -201,8 +201,9 @@ final class ColumnTransform {
 
     void copy(int index, String name, boolean renamed) {
       Column c = source.column(index);
-      add(new Column(name, c.type(), c.unsigned(), c.nullable(), c.length(), c.precision(), c.scale(), c.charset(), c.members()),
-          COPY, index, null, null, null);
+      // a copy keeps all of the column (its declared type and default too: a UUID stays uuid on PostgreSQL)
+      add(new Column(name, c.type(), c.unsigned(), c.nullable(), c.length(), c.precision(), c.scale(), c.charset(), c.members(),
+          c.declared(), c.defaultValue()), COPY, index, null, null, null);
       if (renamed) {
         effects.add(c.name() + ": renamed to " + name);
       }

@@ -6,12 +6,14 @@ import static io.gridway.policy.Fixtures.orderWith;
 import static io.gridway.policy.Fixtures.policy;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gridway.core.event.Bytes;
 import io.gridway.core.event.ChangeEvent;
 import io.gridway.core.event.Operation;
 import io.gridway.core.event.Row;
 import io.gridway.core.event.Utf8Text;
 import io.gridway.core.schema.Column;
 import io.gridway.core.schema.ColumnType;
+import io.gridway.core.schema.DeclaredType;
 import io.gridway.core.schema.TableSchema;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -59,6 +61,20 @@ class ColumnsRuleTest {
     assertThat(names(out.schema())).startsWith("order_id", "state", "amount");
     assertThat(out.schema().primaryKey()).containsExactly("order_id");
     assertThat(out.after().get(1)).isEqualTo("PAID");
+  }
+
+  @Test
+  void copiedAndRenamedColumnsKeepTheirDeclaredTypeAndDefault() {
+    // shop.orders as a later table version: status became a MariaDB UUID, amount got a DEFAULT
+    TableSchema later = TableSchema.of("src", "shop", "orders", List.of(Column.of("id", ColumnType.BIGINT).notNull(),
+        new Column("status", ColumnType.BINARY, false, true, 16, 0, 0, null, List.of(), DeclaredType.UUID, null),
+        Column.of("amount", ColumnType.INT).withSource(null, "7"), Column.text("note", ColumnType.TEXT, "utf8mb4")),
+        List.of("id"));
+    ChangeEvent out = transformed("rename: {status: state}\ndrop: [note]",
+        Fixtures.insert(later, 1L, Bytes.wrap(new byte[16]), 3L, "n"));
+    assertThat(names(out.schema())).containsExactly("id", "state", "amount");
+    assertThat(out.schema().column(1).declared()).isEqualTo(DeclaredType.UUID);
+    assertThat(out.schema().column(2).defaultValue()).isEqualTo("7");
   }
 
   @Test
