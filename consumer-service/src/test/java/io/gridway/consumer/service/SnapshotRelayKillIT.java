@@ -10,13 +10,9 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.sql.Connection;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -66,7 +62,7 @@ class SnapshotRelayKillIT {
           // it the relay resumes after its last position, and a consumer a little behind it is evicted: a re-seed)
           "positionFile: " + rig.dir.resolve("position.json").toAbsolutePath() + "\npositionFlush: 50ms\nreplay: 30s\n");
       Process relay = rig.launchRelay(relayYaml);
-      try (Workload workload = new Workload(source, db, bKeys)) {
+      try (SnapshotWorkload workload = new SnapshotWorkload(source, db, ROWS, bKeys, 13)) {
         long started = System.nanoTime();
         ServiceRig.Service consumer = rig.launch(yaml(db, port, pg.jdbcUrl(pgDb), pg.user()),
             Map.of("TARGET_PASSWORD", pg.password() == null ? "" : pg.password()));
@@ -149,55 +145,4 @@ class SnapshotRelayKillIT {
   }
 
   /** Inserts, updates, deletes and key moves on a and b, inserts and deletes on the keyless log. */
-  private static final class Workload implements AutoCloseable {
-    private final Thread thread;
-    private final AtomicLong transactions = new AtomicLong();
-    private volatile boolean stopping;
-    private volatile Exception failure;
-
-    Workload(PrivateMariaDb db, String database, int bKeys) {
-      thread = new Thread(() -> run(db, database, bKeys), "snapshot-relay-kill-workload");
-      thread.setDaemon(true);
-      thread.start();
-    }
-
-    private void run(PrivateMariaDb db, String database, int bKeys) {
-      Random random = new Random(13);
-      try (Connection c = db.connect(database); Statement s = c.createStatement()) {
-        while (!stopping) {
-          int id = 1 + random.nextInt(ROWS + 2000);
-          int other = 1 + random.nextInt(ROWS + 2000);
-          switch (random.nextInt(9)) {
-            case 0 -> s.executeUpdate("INSERT IGNORE INTO a VALUES (" + id + ", 'new', 1)");
-            case 1 -> s.executeUpdate("UPDATE a SET v = CONCAT(v, '+'), n = n + 1 WHERE id = " + id);
-            case 2 -> s.executeUpdate("DELETE FROM a WHERE id = " + id);
-            case 3 -> s.executeUpdate("UPDATE IGNORE a SET id = " + other + " WHERE id = " + id); // key move
-            case 4 -> s.executeUpdate("UPDATE IGNORE b SET k1 = " + other % (bKeys + 1000) + " WHERE k1 = "
-                + id % bKeys + " AND k2 = 'k1'");
-            case 5 -> s.executeUpdate("UPDATE b SET v = v + 1 WHERE k1 = " + id % bKeys);
-            case 6 -> s.executeUpdate("INSERT IGNORE INTO b VALUES (" + id % (bKeys + 1000) + ", 'w', " + id + ")");
-            case 7 -> s.executeUpdate("INSERT INTO log VALUES (" + id % 100 + ", 'w')");
-            default -> s.executeUpdate("DELETE FROM log WHERE k = " + id % 100 + " AND v = 'w'");
-          }
-          transactions.incrementAndGet();
-          Thread.sleep(2);
-        }
-      } catch (Exception e) {
-        failure = e;
-      }
-    }
-
-    void stop() throws Exception {
-      stopping = true;
-      thread.join(10_000);
-      if (failure != null) {
-        throw failure;
-      }
-    }
-
-    @Override
-    public void close() {
-      stopping = true;
-    }
-  }
 }

@@ -23,9 +23,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -74,7 +72,7 @@ class SnapshotStartIT {
       maria.execute(db, ddl);
       relay.start();
       await().atMost(Duration.ofSeconds(30)).until(() -> metrics(relay.port()) != null);
-      try (Workload workload = new Workload(source, db)) {
+      try (SnapshotWorkload workload = new SnapshotWorkload(source, db, ROWS, 5000, 7)) {
         // the PostgreSQL group, killed while it loads: spread over the tables' chunks, the first kill in table a
         long started = System.nanoTime();
         Map<String, String> pgPassword = Map.of("TARGET_PASSWORD", pg.password() == null ? "" : pg.password());
@@ -196,55 +194,4 @@ class SnapshotStartIT {
   }
 
   /** Writes while the groups load: inserts, updates, deletes and key moves on a and b, inserts and deletes on log. */
-  private static final class Workload implements AutoCloseable {
-    private final Thread thread;
-    private final AtomicLong transactions = new AtomicLong();
-    private volatile boolean stopping;
-    private volatile Exception failure;
-
-    Workload(PrivateMariaDb db, String database) {
-      thread = new Thread(() -> run(db, database), "snapshot-workload");
-      thread.setDaemon(true);
-      thread.start();
-    }
-
-    private void run(PrivateMariaDb db, String database) {
-      Random random = new Random(7);
-      try (Connection c = db.connect(database); Statement s = c.createStatement()) {
-        while (!stopping) {
-          int id = 1 + random.nextInt(ROWS + 2000);
-          int other = 1 + random.nextInt(ROWS + 2000);
-          switch (random.nextInt(9)) {
-            case 0 -> s.executeUpdate("INSERT IGNORE INTO a VALUES (" + id + ", 'new', 1)");
-            case 1 -> s.executeUpdate("UPDATE a SET v = CONCAT(v, '+'), n = n + 1 WHERE id = " + id);
-            case 2 -> s.executeUpdate("DELETE FROM a WHERE id = " + id);
-            case 3 -> s.executeUpdate("UPDATE IGNORE a SET id = " + other + " WHERE id = " + id); // key move
-            case 4 -> s.executeUpdate("UPDATE IGNORE b SET k1 = " + other % 6000 + " WHERE k1 = " + id % 5000
-                + " AND k2 = 'k1'");
-            case 5 -> s.executeUpdate("UPDATE b SET v = v + 1 WHERE k1 = " + id % 5000);
-            case 6 -> s.executeUpdate("INSERT IGNORE INTO b VALUES (" + id % 6000 + ", 'w', " + id + ")");
-            case 7 -> s.executeUpdate("INSERT INTO log VALUES (" + id % 100 + ", 'w')");
-            default -> s.executeUpdate("DELETE FROM log WHERE k = " + id % 100 + " AND v = 'w'");
-          }
-          transactions.incrementAndGet();
-          Thread.sleep(2);
-        }
-      } catch (Exception e) {
-        failure = e;
-      }
-    }
-
-    void stop() throws Exception {
-      stopping = true;
-      thread.join(10_000);
-      if (failure != null) {
-        throw failure;
-      }
-    }
-
-    @Override
-    public void close() {
-      stopping = true;
-    }
-  }
 }
