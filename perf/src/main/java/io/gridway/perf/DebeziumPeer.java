@@ -1,10 +1,6 @@
 package io.gridway.perf;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -58,7 +54,7 @@ final class DebeziumPeer {
           project.resolve("target/classes") + ":" + classpath, "io.gridway.perf.debezium.DebeziumPeerMain", props.toString(), Long.toString(w.events()),
           Long.toString(timeout)).redirectErrorStream(true).start();
       Map<String, String> result = new HashMap<>();
-      String failed = pump(process, context.dir().resolve("peer-debezium.log"), result);
+      String failed = ChildResult.pump(process, context.dir().resolve("peer-debezium.log"), result);
       if (!process.waitFor(timeout + 60, TimeUnit.SECONDS)) {
         process.destroyForcibly();
       }
@@ -146,27 +142,5 @@ final class DebeziumPeer {
       }
     }
     return "(unknown version)";
-  }
-
-  /** Copies the peer's output to its log; fills {@code result} from RESULT; returns the FAILED reason, if any. */
-  private static String pump(Process process, Path log, Map<String, String> result) throws IOException {
-    String failed = null;
-    try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-        PrintWriter out = new PrintWriter(Files.newBufferedWriter(log, StandardCharsets.UTF_8), true)) {
-      for (String line = in.readLine(); line != null; line = in.readLine()) {
-        out.println(line);
-        if (line.startsWith("RESULT ")) {
-          for (String part : line.split(" ")) {
-            int eq = part.indexOf('=');
-            if (eq > 0) {
-              result.put(part.substring(0, eq), part.substring(eq + 1));
-            }
-          }
-        } else if (line.startsWith("FAILED ")) {
-          failed = line.substring("FAILED ".length());
-        }
-      }
-    }
-    return failed;
   }
 }

@@ -1,11 +1,6 @@
 package io.gridway.perf;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -105,7 +100,7 @@ final class PhoenixBench implements AutoCloseable {
     Map<String, String> result = new HashMap<>();
     String failed;
     try {
-      failed = pump(process, log, result);
+      failed = ChildResult.pump(process, log, result);
       if (!process.waitFor(FleetWait.timeoutFor(w.events()).toSeconds(), TimeUnit.SECONDS)) {
         failed = "timed out";
       }
@@ -132,27 +127,6 @@ final class PhoenixBench implements AutoCloseable {
         context.machine().cores()).withConsumers(0, "phoenix");
   }
 
-  /** Copies the limit's output to its log; fills {@code result} from RESULT; returns the FAILED reason, if any. */
-  private static String pump(Process process, Path log, Map<String, String> result) throws IOException {
-    String failed = null;
-    try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-        PrintWriter out = new PrintWriter(Files.newBufferedWriter(log, StandardCharsets.UTF_8), true)) {
-      for (String line = in.readLine(); line != null; line = in.readLine()) {
-        out.println(line);
-        if (line.startsWith("RESULT ")) {
-          for (String part : line.split(" ")) {
-            int eq = part.indexOf('=');
-            if (eq > 0) {
-              result.put(part.substring(0, eq), part.substring(eq + 1));
-            }
-          }
-        } else if (line.startsWith("FAILED ")) {
-          failed = line.substring("FAILED ".length());
-        }
-      }
-    }
-    return failed;
-  }
 
   @Override
   public void close() {
