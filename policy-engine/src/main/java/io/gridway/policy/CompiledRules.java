@@ -95,7 +95,7 @@ final class CompiledRules {
     return new TablePlan(selection, transform, columns == null ? null : columns.name(), partitioner, partition == null ? null : partition.name());
   }
 
-  /** The route, conflict and unfit-values rules of a table (it need not be selected: appliers see what they are sent). */
+  /** The route, conflict, unfit-values and storage rules of a table (it need not be selected: appliers see what they are sent). */
   ApplyRule applyRule(String database, String table) {
     RuleSpec route = first(database, table, RuleSpec.Route.class);
     TableTarget target;
@@ -115,7 +115,13 @@ final class CompiledRules {
       rule = new ConflictRule(c.strategy(), c.column() == null ? null : c.column().name(), c.deadLetter(), conflict.name());
     }
     RuleSpec unfit = first(database, table, RuleSpec.Unfit.class);
-    return new ApplyRule(target, rule, unfit == null ? null : ((RuleSpec.Unfit) unfit.body()).strategy());
+    RuleSpec storage = first(database, table, RuleSpec.Storage.class);
+    TableStorage layout = null;
+    if (storage != null) {
+      RuleSpec.Storage s = (RuleSpec.Storage) storage.body();
+      layout = new TableStorage(s.saltBuckets(), s.columnFamily(), storage.name());
+    }
+    return new ApplyRule(target, rule, unfit == null ? null : ((RuleSpec.Unfit) unfit.body()).strategy(), layout);
   }
 
   /** The newest-wins column of a table's conflict rule must exist; null when fine. */

@@ -66,6 +66,13 @@ final class Explainer {
     steps.add("conflict: " + conflict.strategy().yamlName()
         + (conflict.column() != null ? " by " + conflict.column() : conflict.strategy() == ConflictStrategy.NEWEST_WINS ? " by commit time" : "")
         + (conflict.rule() == null ? " (default)" : " (rule '" + conflict.rule() + "')"));
+    TableStorage storage = apply.storage();
+    if (storage != null) {
+      steps.add("storage: " + (storage.saltBuckets() == null ? "" : "salt-buckets " + storage.saltBuckets())
+          + (storage.saltBuckets() != null && storage.columnFamily() != null ? ", " : "")
+          + (storage.columnFamily() == null ? "" : "column-family " + storage.columnFamily())
+          + " (rule '" + storage.rule() + "'; read by appliers that create tables: Phoenix)");
+    }
     return new Explanation(true, steps, out, apply);
   }
 

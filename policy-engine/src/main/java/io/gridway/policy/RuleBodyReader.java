@@ -17,6 +17,7 @@ final class RuleBodyReader {
   private static final Set<String> PARTITION_KEYS = Set.of("to", "key-hash", "offset", "column", "map", "default");
   private static final Set<String> ROUTE_KEYS = Set.of("database", "table");
   private static final Set<String> CONFLICT_KEYS = Set.of("strategy", "column", "dead-letter");
+  private static final Set<String> STORAGE_KEYS = Set.of("salt-buckets", "column-family");
 
   private final Problems problems;
   private final String label;
@@ -33,6 +34,7 @@ final class RuleBodyReader {
       case "partition" -> partition(node);
       case "route" -> route(node);
       case "unfit-values" -> unfit(node);
+      case "storage" -> storage(node);
       default -> conflict(node);
     };
   }
@@ -262,6 +264,28 @@ final class RuleBodyReader {
     }
     problems.add(node.loc(), label, "must be one of park, map, fail");
     return null;
+  }
+
+  private RuleSpec.Body storage(YNode node) {
+    Fields f = Fields.of(node, "storage", label, problems, STORAGE_KEYS);
+    if (f == null) {
+      return null;
+    }
+    if (!f.has("salt-buckets") && !f.has("column-family")) {
+      problems.add(f.loc(), label, "storage needs salt-buckets, column-family or both");
+      return null;
+    }
+    Long salt = f.integer("salt-buckets", 1, 256, null, false);
+    String family = f.string("column-family", false);
+    if (family != null && !family.matches("[A-Za-z0-9_]{1,32}")) {
+      // Phoenix takes the name as a quoted literal; anything else would be a DDL injection or a bad family name
+      problems.add(f.keyLoc("column-family"), label, "column-family must be 1-32 letters, digits or '_', not '" + family + "'");
+      return null;
+    }
+    if (f.has("salt-buckets") && salt == null) {
+      return null;
+    }
+    return new RuleSpec.Storage(salt == null ? null : salt.intValue(), family);
   }
 
   private ConflictStrategy strategy(String name, Loc loc) {

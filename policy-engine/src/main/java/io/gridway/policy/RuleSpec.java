@@ -117,4 +117,12 @@ record RuleSpec(String name, Loc loc, List<TablePattern> tables, Body body) {
       return "unfit-values";
     }
   }
+
+  /** {@code storage}: how an applier that creates the target table lays it out (null fields: the applier's setting). */
+  record Storage(Integer saltBuckets, String columnFamily) implements Body {
+    @Override
+    public String kind() {
+      return "storage";
+    }
+  }
 }

@@ -15,8 +15,8 @@ final class SpecReader {
   static final Set<String> TOP_KEYS = Set.of(
       "name", "version", "description", "origin", "include", "exclude", "hash-key", "default-partition", "rules");
   static final Set<String> RULE_KEYS = Set.of("name", "description", "tables", "where", "columns", "partition", "route", "conflict",
-      "unfit-values");
-  static final List<String> BODY_KEYS = List.of("where", "columns", "partition", "route", "conflict", "unfit-values");
+      "unfit-values", "storage");
+  static final List<String> BODY_KEYS = List.of("where", "columns", "partition", "route", "conflict", "unfit-values", "storage");
 
   private final Problems problems;
 

@@ -44,6 +44,12 @@ class ApplyAndOriginTest {
         - name: strict
           tables: ['hr.*']
           unfit-values: fail
+        - name: wide
+          tables: [shop.orders]
+          storage: {salt-buckets: 16, column-family: d}
+        - name: families
+          tables: ['shop.*']
+          storage: {column-family: c}
       """);
 
   @Test
@@ -58,6 +64,13 @@ class ApplyAndOriginTest {
     assertThat(APPLY.apply().rule("shop", "audit_log").unfitValues()).isEqualTo(UnfitValueStrategy.MAP);
     assertThat(APPLY.apply().rule("hr", "people").unfitValues()).isEqualTo(UnfitValueStrategy.FAIL);
     assertThat(APPLY.apply().rule("shop", "orders").unfitValues()).isNull();
+  }
+
+  @Test
+  void storagePerTableFirstMatchingRuleWithTheAppliersSettingsByDefault() {
+    assertThat(APPLY.apply().rule("shop", "orders").storage()).isEqualTo(new TableStorage(16, "d", "wide"));
+    assertThat(APPLY.apply().rule("shop", "customers").storage()).isEqualTo(new TableStorage(null, "c", "families"));
+    assertThat(APPLY.apply().rule("hr", "people").storage()).isNull();
   }
 
   @Test

@@ -41,7 +41,7 @@ class BadPolicyTest {
             filter: "x"
         """);
     assertThat(errors).containsExactly(
-        "bad.yaml:6:5: rule 'paid': unknown key 'filter' in a rule (allowed: columns, conflict, description, name, partition, route, tables, unfit-values, where)");
+        "bad.yaml:6:5: rule 'paid': unknown key 'filter' in a rule (allowed: columns, conflict, description, name, partition, route, storage, tables, unfit-values, where)");
   }
 
   @Test
@@ -50,6 +50,20 @@ class BadPolicyTest {
         .isEqualTo("bad.yaml:5:19: rule 'u' (unfit-values): unknown strategy 'skip' (park, map, fail)");
     assertThat(errors("name: p\nversion: 1\nrules:\n  - name: u\n    unfit-values: {strategy: map}\n")).singleElement()
         .asString().startsWith("bad.yaml:5:19: rule 'u' (unfit-values): must be one of park, map, fail");
+  }
+
+  @Test
+  void storageRuleValuesAreCheckedWhereTheyAreWritten() {
+    assertThat(errors("name: p\nversion: 1\nrules:\n  - name: s\n    storage: {salt-buckets: 0}\n")).singleElement().asString()
+        .startsWith("bad.yaml:5:").contains("rule 's' (storage)").contains("salt-buckets").contains("0");
+    assertThat(errors("name: p\nversion: 1\nrules:\n  - name: s\n    storage: {salt-buckets: 300}\n")).singleElement().asString()
+        .contains("salt-buckets").contains("300");
+    assertThat(errors("name: p\nversion: 1\nrules:\n  - name: s\n    storage: {column-family: \"d'x\"}\n")).singleElement()
+        .asString().contains("column-family must be 1-32 letters, digits or '_', not 'd'x'");
+    assertThat(errors("name: p\nversion: 1\nrules:\n  - name: s\n    storage: {}\n")).singleElement().asString()
+        .contains("storage needs salt-buckets, column-family or both");
+    assertThat(errors("name: p\nversion: 1\nrules:\n  - name: s\n    storage: {buckets: 4}\n"))
+        .anyMatch(e -> e.startsWith("bad.yaml:5:15: rule 's' (storage): unknown key 'buckets' in storage"));
   }
 
   @Test

@@ -35,6 +35,11 @@ final class GuardedTable {
   private final String keylessInsert;
 
   GuardedTable(TableSchema schema) {
+    this(schema, schema.database(), schema.table());
+  }
+
+  /** A table version written as {@code database.table} (an apply policy's {@code route}) instead of its source name. */
+  GuardedTable(TableSchema schema, String database, String table) {
     this.schema = schema;
     int n = schema.columnCount();
     this.types = new PhoenixType[n];
@@ -45,8 +50,8 @@ final class GuardedTable {
     for (int k : schema.keyIndexes()) {
       isKey[k] = true;
     }
-    this.base = q(schema.database()) + "." + q(schema.table() + BASE_SUFFIX);
-    this.view = q(schema.database()) + "." + q(schema.table());
+    this.base = q(database) + "." + q(table + BASE_SUFFIX);
+    this.view = q(database) + "." + q(table);
     this.upsert = schema.hasPrimaryKey() ? upsertSql() : null;
     this.tombstone = schema.hasPrimaryKey() ? tombstoneSql() : null;
     this.keylessInsert = schema.hasPrimaryKey() ? null : keylessSql();

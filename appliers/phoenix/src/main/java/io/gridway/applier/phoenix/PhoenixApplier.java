@@ -6,6 +6,10 @@ import io.gridway.consumer.Window;
 import io.gridway.core.event.ChangeEvent;
 import io.gridway.core.event.Operation;
 import io.gridway.core.schema.TableSchema;
+import io.gridway.policy.ApplyPolicy;
+import io.gridway.policy.ApplyRule;
+import io.gridway.policy.ConflictStrategy;
+import io.gridway.policy.TableStorage;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.math.BigDecimal;
@@ -19,6 +23,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,14 +43,25 @@ final class PhoenixApplier implements BatchHandler {
 
   private final PhoenixConnections connections;
   private final PhoenixTargetConfig config;
+  private final Supplier<ApplyPolicy> policy;
   private final ChangeLog changeLog;
   private final Map<Long, GuardedTable> tables = new ConcurrentHashMap<>();
   private final Counter rows;
   private final Counter commits;
 
   PhoenixApplier(PhoenixConnections connections, PhoenixTargetConfig config, MeterRegistry meters) throws SQLException {
+    this(connections, config, null, meters);
+  }
+
+  /**
+   * @param policy the apply policy in force ({@code applier.phoenix.policy}), or null: its {@code route} and
+   *     {@code storage} rules name and lay out each table version when it is first seen
+   */
+  PhoenixApplier(PhoenixConnections connections, PhoenixTargetConfig config, Supplier<ApplyPolicy> policy,
+      MeterRegistry meters) throws SQLException {
     this.connections = connections;
     this.config = config;
+    this.policy = policy;
     this.changeLog = config.parsedMode() == PhoenixTargetConfig.Mode.CHANGE_LOG
         ? new ChangeLog(config.changeLogTableName()) : null;
     if (changeLog != null) {
@@ -165,9 +181,20 @@ final class PhoenixApplier implements BatchHandler {
     if (table != null) {
       return table;
     }
-    table = new GuardedTable(schema);
+    ApplyRule rule = policy == null ? null : policy.get().rule(schema);
+    if (rule != null && rule.conflict().strategy() != ConflictStrategy.SOURCE_WINS) {
+      // guards are source-wins by construction: any other strategy would be silently ignored
+      throw new UnsupportedChangeException(schema.qualifiedName() + ": conflict strategy "
+          + rule.conflict().strategy().yamlName() + " of rule '" + rule.conflict().rule() + "' cannot be applied by "
+          + "guarded writes (README.md: the Phoenix applier is source-wins)");
+    }
+    table = rule == null ? new GuardedTable(schema)
+        : new GuardedTable(schema, rule.target().database(), rule.target().table());
+    TableStorage storage = rule == null ? null : rule.storage();
+    String family = storage != null && storage.columnFamily() != null ? storage.columnFamily() : config.columnFamily();
+    Integer salt = storage != null && storage.saltBuckets() != null ? storage.saltBuckets() : config.saltBuckets();
     try (Connection c = connections.open(); Statement s = c.createStatement()) {
-      for (String ddl : table.createDdl(config.columnFamily(), config.saltBuckets())) {
+      for (String ddl : table.createDdl(family, salt)) {
         s.execute(ddl);
       }
       for (String ddl : table.addColumnDdl()) {

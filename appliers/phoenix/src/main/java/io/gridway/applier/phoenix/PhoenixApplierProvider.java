@@ -1,13 +1,16 @@
 package io.gridway.applier.phoenix;
 
+import io.gridway.applier.jdbc.ApplyPolicies;
 import io.gridway.consumer.BatchHandler;
 import io.gridway.consumer.apply.Applier;
 import io.gridway.consumer.apply.ApplierContext;
 import io.gridway.consumer.apply.ApplierProvider;
 import io.gridway.core.checkpoint.CheckpointException;
 import io.gridway.core.checkpoint.CheckpointStore;
+import io.gridway.policy.PolicyException;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -15,6 +18,8 @@ import java.util.Optional;
  * live in the target ({@code gridway_phoenix_checkpoint}), written by the consumer after each batch.
  */
 public final class PhoenixApplierProvider implements ApplierProvider<PhoenixTargetConfig> {
+  /** How often the apply policy's file is checked for a new version (as the JDBC applier does). */
+  private static final Duration POLICY_RELOAD_INTERVAL = Duration.ofSeconds(5);
 
   @Override
   public String type() {
@@ -35,12 +40,24 @@ public final class PhoenixApplierProvider implements ApplierProvider<PhoenixTarg
   public Applier open(PhoenixTargetConfig settings, ApplierContext context) {
     PhoenixConnections connections = new PhoenixConnections(settings.url(), PhoenixApplierProvider.class.getClassLoader());
     PhoenixCheckpointStore store = new PhoenixCheckpointStore(connections, Clock.systemUTC());
+    ApplyPolicies policies = null;
+    if (settings.policy() != null) {
+      try {
+        policies = ApplyPolicies.start(settings.policy(), POLICY_RELOAD_INTERVAL, context.meters());
+      } catch (PolicyException e) {
+        throw new IllegalArgumentException("applier.phoenix.policy: " + e.getMessage(), e);
+      }
+    }
     PhoenixApplier applier;
     try {
-      applier = new PhoenixApplier(connections, settings, context.meters());
+      applier = new PhoenixApplier(connections, settings, policies, context.meters());
     } catch (SQLException e) {
+      if (policies != null) {
+        policies.close();
+      }
       throw new CheckpointException("cannot prepare the Phoenix target " + settings.url() + ": " + e.getMessage(), e);
     }
+    ApplyPolicies opened = policies;
     return new Applier() {
       @Override
       public BatchHandler handler() {
@@ -50,6 +67,13 @@ public final class PhoenixApplierProvider implements ApplierProvider<PhoenixTarg
       @Override
       public Optional<CheckpointStore> checkpointStore() {
         return Optional.of(store);
+      }
+
+      @Override
+      public void close() {
+        if (opened != null) {
+          opened.close();
+        }
       }
     };
   }

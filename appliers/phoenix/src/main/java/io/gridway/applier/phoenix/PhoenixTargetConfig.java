@@ -1,6 +1,7 @@
 package io.gridway.applier.phoenix;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import java.nio.file.Path;
 import java.util.Locale;
 
 /**
@@ -12,9 +13,11 @@ import java.util.Locale;
  * @param saltBuckets {@code SALT_BUCKETS} of the tables this applier creates (1..256), or null for none
  * @param columnFamily the column family of their non-key columns (default Phoenix's {@code 0})
  * @param changeLogTable the change log's table in {@code change-log} mode (default {@code gridway_change_log})
+ * @param policy an apply policy whose {@code route} and {@code storage} rules name and lay out the tables of rows mode,
+ *     or null (source names, the settings above)
  */
 public record PhoenixTargetConfig(@JsonProperty(required = true) String url, String mode, Integer saltBuckets,
-    String columnFamily, String changeLogTable) {
+    String columnFamily, String changeLogTable, Path policy) {
 
   /** How changes land in Phoenix. */
   enum Mode { ROWS, CHANGE_LOG }
@@ -36,6 +39,15 @@ public record PhoenixTargetConfig(@JsonProperty(required = true) String url, Str
       throw new IllegalArgumentException("applier.phoenix.changeLogTable: 1-64 letters, digits or '_', not '"
           + changeLogTable + "'");
     }
+    if (policy != null && "change-log".equals(mode)) {
+      // the log names each change's source table; routes and layouts are about the tables of rows mode
+      throw new IllegalArgumentException("applier.phoenix.policy: only for mode rows (change-log mode writes one table, "
+          + "laid out by saltBuckets and columnFamily)");
+    }
+  }
+
+  public PhoenixTargetConfig(String url, String mode, Integer saltBuckets, String columnFamily, String changeLogTable) {
+    this(url, mode, saltBuckets, columnFamily, changeLogTable, null);
   }
 
   /** Rows mode with defaults. */

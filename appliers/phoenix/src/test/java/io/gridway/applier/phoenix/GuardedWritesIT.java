@@ -13,6 +13,8 @@ import io.gridway.core.event.Transaction;
 import io.gridway.core.schema.Column;
 import io.gridway.core.schema.ColumnType;
 import io.gridway.core.schema.TableSchema;
+import io.gridway.policy.ApplyPolicy;
+import io.gridway.policy.PolicyLoader;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -145,6 +147,46 @@ class GuardedWritesIT {
         "10|1|items|insert|{\"id\":2}|null|{\"id\":2,\"name\":\"b\",\"qty\":null}",
         "20|0|items|update|{\"id\":1}|{\"id\":1,\"name\":\"a\",\"qty\":null}|{\"id\":1,\"name\":\"a2\",\"qty\":null}",
         "20|1|items|delete|{\"id\":2}|{\"id\":2,\"name\":\"x\",\"qty\":null}|null");
+  }
+
+  @Test
+  void theApplyPolicyRoutesAndLaysOutEachTableAndRefusesAConflictRuleGuardsCannotKeep() throws Exception {
+    ApplyPolicy policy = PolicyLoader.create().parse("apply.yaml", """
+        name: phoenix-layout
+        version: 1
+        rules:
+          - name: to-lake
+            tables: [shop.*]
+            route: {database: lake, table: '{database}_{table}'}
+          - name: wide
+            tables: [shop.items]
+            storage: {salt-buckets: 4, column-family: d}
+          - name: newest
+            tables: [hr.items]
+            conflict: {strategy: newest-wins, column: qty}
+        """).apply();
+    PhoenixApplier applier = new PhoenixApplier(connections, new PhoenixTargetConfig(cluster.url(), null, null, "f", null),
+        () -> policy, new SimpleMeterRegistry());
+    TableSchema shop = schema("shop");
+    TableSchema other = schema("plain");
+    apply(applier, tx(10, insert(shop, 10, 1, "a", 1L), insert(other, 10, 2, "b", 2L)));
+    assertThat(rows("SELECT \"id\", \"name\" FROM \"lake\".\"shop_items\"")).containsExactly("1|a");
+    assertThat(rows("SELECT \"id\", \"name\" FROM \"plain\".\"items\"")).containsExactly("2|b");
+    // the rule's layout for the routed table; the applier's own column family (f) and no salt for the other one
+    assertThat(rows("SELECT SALT_BUCKETS FROM SYSTEM.CATALOG WHERE TABLE_SCHEM = 'lake' AND TABLE_NAME = 'shop_items_gw'"
+        + " AND COLUMN_NAME IS NULL AND COLUMN_FAMILY IS NULL")).containsExactly("4");
+    assertThat(rows("SELECT COLUMN_FAMILY FROM SYSTEM.CATALOG WHERE TABLE_SCHEM = 'lake' AND TABLE_NAME = 'shop_items_gw'"
+        + " AND COLUMN_NAME = 'name'")).containsExactly("d");
+    assertThat(rows("SELECT SALT_BUCKETS FROM SYSTEM.CATALOG WHERE TABLE_SCHEM = 'plain' AND TABLE_NAME = 'items_gw'"
+        + " AND COLUMN_NAME IS NULL AND COLUMN_FAMILY IS NULL")).containsExactly("null");
+    assertThat(rows("SELECT COLUMN_FAMILY FROM SYSTEM.CATALOG WHERE TABLE_SCHEM = 'plain' AND TABLE_NAME = 'items_gw'"
+        + " AND COLUMN_NAME = 'name'")).containsExactly("f");
+
+    Exception refused = org.junit.jupiter.api.Assertions.assertThrows(Exception.class,
+        () -> apply(applier, tx(20, insert(schema("hr"), 20, 1, "x", 1L))));
+    assertThat(refused).isInstanceOf(UnsupportedChangeException.class)
+        .hasMessageContaining("hr.items").hasMessageContaining("newest-wins").hasMessageContaining("rule 'newest'");
+    assertThat(applier.classify(refused)).isEqualTo(io.gridway.consumer.BatchHandler.Failure.FATAL);
   }
 
   @Test

@@ -23,6 +23,8 @@ class PhoenixSettingsAndGuardsTest {
         .hasMessageContaining("applier.phoenix.columnFamily");
     assertThatThrownBy(() -> new PhoenixTargetConfig("jdbc:phoenix:zk", "change-log", null, null, "x\"y"))
         .hasMessageContaining("applier.phoenix.changeLogTable");
+    assertThatThrownBy(() -> new PhoenixTargetConfig("jdbc:phoenix:zk", "change-log", null, null, null,
+        java.nio.file.Path.of("apply.yaml"))).hasMessageContaining("applier.phoenix.policy").hasMessageContaining("rows");
     assertThat(PhoenixTargetConfig.changeLog("jdbc:phoenix:zk").parsedMode()).isEqualTo(PhoenixTargetConfig.Mode.CHANGE_LOG);
   }
 
