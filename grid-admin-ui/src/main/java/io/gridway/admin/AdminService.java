@@ -87,7 +87,7 @@ public final class AdminService implements AutoCloseable {
     ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(new DefaultThreadFactory("gridway-admin-sampler", true));
     sampler.scheduleWithFixedDelay(new Sampler(grid, history), 0, settings.sampleInterval().toMillis(), TimeUnit.MILLISECONDS);
     Api api = new Api(grid, users, new Sessions(clock, settings.sessionTtl()), audit,
-        new RelayProbe(java.time.Duration.ofSeconds(2)), history, new ParkedRows(settings.consumerConfigs()), clock, tls != null);
+        RelayHttp.of(settings.relays(), environment, java.time.Duration.ofSeconds(2)), history, new ParkedRows(settings.consumerConfigs()), clock, tls != null);
     StaticFiles files = new StaticFiles();
     EventLoopGroup loops = new MultiThreadIoEventLoopGroup(2, new DefaultThreadFactory("gridway-admin-http"), NioIoHandler.newFactory());
     Channel server;

@@ -41,12 +41,13 @@ final class Api {
   private final String cookieAttributes;
 
   /** {@code secureCookies}: served over HTTPS, so the session cookie must never travel over plain HTTP. */
-  Api(Grid grid, Users users, Sessions sessions, AuditLog audit, RelayProbe relays, ProgressHistory history, ParkedRows parked,
+  Api(Grid grid, Users users, Sessions sessions, AuditLog audit, RelayHttp relayHttp, ProgressHistory history, ParkedRows parked,
       Clock clock, boolean secureCookies) {
     this.cookieAttributes = "; Path=/; HttpOnly; SameSite=Strict" + (secureCookies ? "; Secure" : "");
     this.history = history;
     this.parked = parked;
-    this.resets = new PartitionResets(new ResetPlanner(grid, relays, new CommitTimes(java.time.Duration.ofSeconds(2)), clock), audit);
+    RelayProbe relays = new RelayProbe(relayHttp);
+    this.resets = new PartitionResets(new ResetPlanner(grid, relays, new CommitTimes(relayHttp), clock), audit);
     this.relayProbe = relays;
     this.grid = grid;
     this.users = users;
