@@ -195,7 +195,8 @@ async function renderGroups() {
     return;
   }
   host.replaceChildren(...groups.map(groupBox));
-  if (!$('snapshot-panel').hidden) await showSnapshot(snapshotGroup, false); // follows the load while it is open
+  // follows the load while the panel is open; not awaited: a slow target must not hold up the groups and charts
+  if (!$('snapshot-panel').hidden) showSnapshot(snapshotGroup, false);
   const histories = await Promise.all(groups.map((g) => api('GET', `/groups/${encodeURIComponent(g.name)}/history`)));
   groups.forEach((g, i) => {
     drawLag(g);
