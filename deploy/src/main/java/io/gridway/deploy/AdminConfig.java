@@ -21,6 +21,9 @@ import java.time.Duration;
  * sessionTimeout: 8h
  * consumerConfigs:                # optional: a group's consumer file, read for its target (parked changes)
  *   orders: /etc/gridway/consumer-orders.yaml
+ * relays:                         # optional: relays with http.tls / http.auth (the consumer's tls and auth)
+ *   tls: {caFile: /etc/gridway/tls/relays-ca.pem}
+ *   auth: {tokenFile: /etc/gridway/tokens/admin}
  * </pre>
  *
  * @param cluster the Helix cluster name
@@ -32,9 +35,12 @@ import java.time.Duration;
  * @param consumerConfigs group → its consumer file, read (never written) for the JDBC target's connection settings
  *     when the UI lists the group's parked changes; the admin service's user must be able to read the file and its
  *     {@code passwordFile}
+ * @param relays how the admin service reaches relays with TLS or bearer tokens (its relay probe, a reset's buffer range
+ *     and commit-time lookup): the consumer's {@code tls} and {@code auth} settings; absent: plain HTTP, no token
  */
 public record AdminConfig(@JsonProperty(required = true) String cluster, String name, @JsonProperty(required = true) ControllerConfig.Zk zk,
-    Http http, @JsonProperty(required = true) Path stateDir, Duration sessionTimeout, java.util.Map<String, Path> consumerConfigs) {
+    Http http, @JsonProperty(required = true) Path stateDir, Duration sessionTimeout, java.util.Map<String, Path> consumerConfigs,
+    AdminSettings.Relays relays) {
   static final int DEFAULT_PORT = 8480;
 
   public AdminConfig {
@@ -49,6 +55,7 @@ public record AdminConfig(@JsonProperty(required = true) String cluster, String 
       throw new IllegalArgumentException("sessionTimeout: must be positive, not " + sessionTimeout);
     }
     consumerConfigs = consumerConfigs == null ? java.util.Map.of() : java.util.Map.copyOf(consumerConfigs);
+    relays = relays == null ? AdminSettings.Relays.NONE : relays;
   }
 
   /**
@@ -77,7 +84,7 @@ public record AdminConfig(@JsonProperty(required = true) String cluster, String 
 
   /** The admin module's settings, with ZooKeeper at {@code zk} (the embedded server's address once started). */
   AdminSettings settings(ZkConfig zk) {
-    return new AdminSettings(zk, cluster, name, http.host(), http.port(), stateDir, sessionTimeout, null, null, consumerConfigs);
+    return new AdminSettings(zk, cluster, name, http.host(), http.port(), stateDir, sessionTimeout, null, null, consumerConfigs, relays);
   }
 
   private static String hostName() {

@@ -70,7 +70,7 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     msg.content().readBytes(body);
     Request request = new Request(msg.method().name(), path, query, cookie, msg.headers().get("X-CSRF-Token"),
         type == null ? null : type.split(";")[0].trim().toLowerCase(java.util.Locale.ROOT), body,
-        ifMatch(msg.headers().get(HttpHeaderNames.IF_MATCH)));
+        ifMatch(msg.headers().get(HttpHeaderNames.IF_MATCH)), client(ctx));
     try {
       workers.execute(() -> {
         Response response;
@@ -88,6 +88,12 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       send(ctx, keepAlive, path, problem(new ApiException(HttpResponseStatus.SERVICE_UNAVAILABLE, "busy", null,
           "the admin service is busy or stopping; retry"), path));
     }
+  }
+
+  /** The peer's IP address (a proxy in front is one client: its own limits apply to all it forwards). */
+  private static String client(ChannelHandlerContext ctx) {
+    return ctx.channel().remoteAddress() instanceof java.net.InetSocketAddress a && a.getAddress() != null
+        ? a.getAddress().getHostAddress() : String.valueOf(ctx.channel().remoteAddress());
   }
 
   /** An entity tag without its quotes (and without a weak marker: versions are compared as they are). */
@@ -143,7 +149,7 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       body.put("field", e.field);
     }
     body.put("instance", path);
-    return new Response(e.status, Response.PROBLEM, Api.bytes(body), Map.of());
+    return new Response(e.status, Response.PROBLEM, Api.bytes(body), e.headers);
   }
 
   private static void send(ChannelHandlerContext ctx, boolean keepAlive, String path, Response r) {

@@ -86,8 +86,8 @@ public final class AdminService implements AutoCloseable {
     ProgressHistory history = new ProgressHistory(clock, settings.sampleInterval());
     ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(new DefaultThreadFactory("gridway-admin-sampler", true));
     sampler.scheduleWithFixedDelay(new Sampler(grid, history), 0, settings.sampleInterval().toMillis(), TimeUnit.MILLISECONDS);
-    Api api = new Api(grid, users, new Sessions(clock, settings.sessionTtl()), audit,
-        new RelayProbe(java.time.Duration.ofSeconds(2)), history, new ParkedRows(settings.consumerConfigs()), clock, tls != null);
+    Api api = new Api(grid, users, new Sessions(clock, settings.sessionTtl(), stateDir.resolve(Sessions.FILE)), audit,
+        RelayHttp.of(settings.relays(), environment, java.time.Duration.ofSeconds(2)), history, new GroupTargets(settings.consumerConfigs()), clock, tls != null);
     StaticFiles files = new StaticFiles();
     EventLoopGroup loops = new MultiThreadIoEventLoopGroup(2, new DefaultThreadFactory("gridway-admin-http"), NioIoHandler.newFactory());
     Channel server;

@@ -38,15 +38,20 @@ final class Api {
   private final RelayProbe relayProbe;
   private final ProgressHistory history;
   private final ParkedRows parked;
+  private final SnapshotStatus snapshots;
   private final String cookieAttributes;
+  private final LoginThrottle logins;
 
   /** {@code secureCookies}: served over HTTPS, so the session cookie must never travel over plain HTTP. */
-  Api(Grid grid, Users users, Sessions sessions, AuditLog audit, RelayProbe relays, ProgressHistory history, ParkedRows parked,
+  Api(Grid grid, Users users, Sessions sessions, AuditLog audit, RelayHttp relayHttp, ProgressHistory history, GroupTargets targets,
       Clock clock, boolean secureCookies) {
     this.cookieAttributes = "; Path=/; HttpOnly; SameSite=Strict" + (secureCookies ? "; Secure" : "");
     this.history = history;
-    this.parked = parked;
-    this.resets = new PartitionResets(new ResetPlanner(grid, relays, new CommitTimes(java.time.Duration.ofSeconds(2)), clock), audit);
+    this.parked = new ParkedRows(targets);
+    this.snapshots = new SnapshotStatus(targets);
+    this.logins = new LoginThrottle(clock);
+    RelayProbe relays = new RelayProbe(relayHttp);
+    this.resets = new PartitionResets(new ResetPlanner(grid, relays, new CommitTimes(relayHttp), clock), audit);
     this.relayProbe = relays;
     this.grid = grid;
     this.users = users;
@@ -122,6 +127,9 @@ final class Api {
         default -> throw methodNotAllowed(m, request.path());
       };
     }
+    if (s.size() == 3 && m.equals("GET") && s.get(2).equals("snapshot")) {
+      return json(HttpResponseStatus.OK, snapshots.read(name, requireGroup(name).partitions()));
+    }
     if (s.size() == 3 && m.equals("GET") && s.get(2).equals("parked")) {
       requireGroup(name);
       return json(HttpResponseStatus.OK, parked.list(name, intParam(request, "limit", 200, 1, 1000)));
@@ -171,12 +179,34 @@ final class Api {
     JsonNode body = jsonBody(request, Set.of("user", "password"));
     String user = requiredText(body, "user");
     String password = requiredText(body, "password");
-    Role role = users.authenticate(user, password).orElseThrow(() -> new ApiException(HttpResponseStatus.UNAUTHORIZED,
-        "bad-credentials", null, "unknown user or wrong password"));
+    String client = request.client();
+    java.time.Duration wait = logins.wait(user, client);
+    if (!wait.isZero()) {
+      // refused before the password is looked at: a locked name cannot be guessed
+      throw tooManyLogins(wait);
+    }
+    Optional<Role> authenticated = users.authenticate(user, password);
+    if (authenticated.isEmpty()) {
+      java.time.Duration locked = logins.failed(user, client);
+      audit.record(user, "session.login-failed", "client " + client, null,
+          locked.isZero() ? null : Map.of("lockedSeconds", seconds(locked)));
+      throw new ApiException(HttpResponseStatus.UNAUTHORIZED, "bad-credentials", null, "unknown user or wrong password");
+    }
+    logins.succeeded(user, client);
+    Role role = authenticated.get();
     Sessions.Session session = sessions.open(user, role);
     Map<String, Object> out = Map.of("authenticated", true, "user", user, "role", role.wireName(), "csrfToken", session.csrfToken());
     return new Response(HttpResponseStatus.OK, Response.JSON, bytes(out),
         Map.of("Set-Cookie", COOKIE + "=" + session.id() + cookieAttributes));
+  }
+
+  private static long seconds(java.time.Duration d) {
+    return Math.max(1, (d.toMillis() + 999) / 1000);
+  }
+
+  private static ApiException tooManyLogins(java.time.Duration wait) {
+    return ApiException.tooManyRequests("too many failed logins for this user or from this address: try again in "
+        + seconds(wait) + " s", seconds(wait));
   }
 
   private Response logout(Request request) {

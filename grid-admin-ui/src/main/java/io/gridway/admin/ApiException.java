@@ -11,12 +11,25 @@ final class ApiException extends RuntimeException {
   final HttpResponseStatus status;
   final String type;
   final String field;
+  /** Extra response headers ({@code Retry-After}). */
+  final java.util.Map<String, String> headers;
 
   ApiException(HttpResponseStatus status, String type, String field, String detail) {
+    this(status, type, field, detail, java.util.Map.of());
+  }
+
+  private ApiException(HttpResponseStatus status, String type, String field, String detail, java.util.Map<String, String> headers) {
     super(detail);
     this.status = status;
     this.type = type;
     this.field = field;
+    this.headers = headers;
+  }
+
+  /** 429 with {@code Retry-After: seconds}. */
+  static ApiException tooManyRequests(String detail, long seconds) {
+    return new ApiException(HttpResponseStatus.TOO_MANY_REQUESTS, "too-many-logins", null, detail,
+        java.util.Map.of("Retry-After", Long.toString(seconds)));
   }
 
   static ApiException badField(String field, String detail) {

@@ -3,6 +3,7 @@ package io.gridway.admin;
 import io.gridway.cluster.ZkConfig;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * {@code gridway cluster group reset}'s way to the admin service's reset: the same {@link ResetPlanner} the API's
@@ -25,9 +26,15 @@ public final class CheckpointResetTool implements AutoCloseable {
 
   /** Over {@code cluster} in {@code zk}; each ZooKeeper call waits at most {@code zkTimeout}, each relay 2 s. */
   public static CheckpointResetTool open(ZkConfig zk, String cluster, Duration zkTimeout) {
+    return open(zk, cluster, zkTimeout, AdminSettings.Relays.NONE, Map.of());
+  }
+
+  /** As above, reaching relays with {@code relays}' TLS and token (the token's variable from {@code environment}). */
+  public static CheckpointResetTool open(ZkConfig zk, String cluster, Duration zkTimeout, AdminSettings.Relays relays,
+      Map<String, String> environment) {
+    RelayHttp http = RelayHttp.of(relays, environment, Duration.ofSeconds(2));
     Grid grid = new Grid(zk, cluster, zkTimeout);
-    Duration relays = Duration.ofSeconds(2);
-    return new CheckpointResetTool(grid, new ResetPlanner(grid, new RelayProbe(relays), new CommitTimes(relays), Clock.systemUTC()));
+    return new CheckpointResetTool(grid, new ResetPlanner(grid, new RelayProbe(http), new CommitTimes(http), Clock.systemUTC()));
   }
 
   /** A reset refused: {@code field} names the target's member to blame ({@code scn}, {@code time}, ...), or is null. */

@@ -4,11 +4,9 @@ import io.gridway.core.wire.FrameType;
 import io.gridway.core.wire.WireFormat;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
-import java.time.Duration;
 import java.time.Instant;
 
 /**
@@ -20,17 +18,15 @@ import java.time.Instant;
  * <p>Assumes commit times do not fall as SCNs rise (true of a source's log up to clock adjustments on its host; equal
  * times are fine). Times outside what the buffer holds are refused, never guessed: at or before its oldest window
  * (earlier windows, evicted or never fetched, may be at or after the time too) and after its newest one (nothing
- * committed then yet). Thread-safe.
+ * committed then yet). Requests go through {@link RelayHttp}: TLS and the bearer token when configured. Thread-safe.
  */
 final class CommitTimes {
   /** Enough for the first window's first frames; the relay sends a larger first window whole anyway. */
   private static final int MAX_BYTES = 64 * 1024;
-  private final HttpClient http;
-  private final Duration timeout;
+  private final RelayHttp http;
 
-  CommitTimes(Duration timeout) {
-    this.timeout = timeout;
-    this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
+  CommitTimes(RelayHttp http) {
+    this.http = http;
   }
 
   /** A window of the relay's buffer: its SCN and source commit time. */
@@ -110,10 +106,15 @@ final class CommitTimes {
     /** The first window above {@code scn}, or {@code null} when the relay has none. */
     Window firstAbove(long scn) throws Refused {
       requests++;
-      HttpRequest request = HttpRequest.newBuilder(URI.create(base + Long.toUnsignedString(scn))).timeout(timeout).GET().build();
+      HttpRequest request;
+      try {
+        request = http.get(URI.create(base + Long.toUnsignedString(scn))).build();
+      } catch (IllegalStateException refused) {
+        throw new Refused(refused.getMessage());
+      }
       HttpResponse<byte[]> response;
       try {
-        response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+        response = http.client().send(request, HttpResponse.BodyHandlers.ofByteArray());
       } catch (IOException e) {
         throw new Refused("cannot ask the relay " + request.uri() + ": " + e.getMessage());
       } catch (InterruptedException e) {
@@ -122,6 +123,11 @@ final class CommitTimes {
       }
       if (response.statusCode() == 204) {
         return null;
+      }
+      String refused = RelayHttp.refused(response.statusCode(), new String(response.body(), java.nio.charset.StandardCharsets.UTF_8));
+      if (refused != null) {
+        throw new Refused("the relay at " + request.uri().getScheme() + "://" + request.uri().getAuthority() + " cannot be asked for "
+            + "commit times: " + refused);
       }
       if (response.statusCode() != 200) {
         throw new Refused("the relay answered HTTP " + response.statusCode() + " to " + request.uri() + ": "

@@ -1,30 +1,21 @@
 package io.gridway.admin;
 
-import io.gridway.applier.jdbc.JdbcService;
-import io.gridway.applier.jdbc.JdbcTargetConfig;
 import io.gridway.applier.jdbc.ParkedChanges;
-import io.gridway.consumer.service.ServiceConfig;
-import io.gridway.core.config.ConfigLoader;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A group's parked (dead-letter) changes with the reason each was refused, read from its target through the JDBC
- * applier's {@link ParkedChanges} (what {@code gridway parked list} uses) with the group's own consumer file, named in
- * the admin configuration ({@link AdminSettings#consumerConfigs}). The file is read on every request, so a changed
- * target or password is picked up; the connection is opened for the request and closed after it. Lists them (without
+ * applier's {@link ParkedChanges} (what {@code gridway parked list} uses) in the group's target ({@link GroupTargets}:
+ * through its consumer file, opened for the request). Lists them (without
  * the rows' event images, which hold the data), replays or discards them — {@link ParkedChanges}'s own operations, as
  * {@code gridway parked replay|discard} runs them. Thread-safe.
  */
 final class ParkedRows {
-  private final Map<String, Path> configs;
+  private final GroupTargets targets;
 
-  ParkedRows(Map<String, Path> configs) {
-    this.configs = configs;
+  ParkedRows(GroupTargets targets) {
+    this.targets = targets;
   }
 
   /**
@@ -100,35 +91,6 @@ final class ParkedRows {
   }
 
   private <T> T withTarget(String group, String what, Work<T> work) {
-    Path file = configs.get(group);
-    if (file == null) {
-      throw ApiException.conflict("the admin service has no consumer file for group " + group + ": name it under "
-          + "consumerConfigs in admin.yaml to see its parked changes");
-    }
-    if (!Files.isReadable(file)) {
-      throw ApiException.conflict("the consumer file of group " + group + ", " + file + ", is not readable by the admin service");
-    }
-    ServiceConfig service;
-    try {
-      service = ConfigLoader.load(file, ServiceConfig.class);
-    } catch (RuntimeException e) {
-      throw ApiException.conflict("the consumer file of group " + group + " is not valid: " + e.getMessage());
-    }
-    JdbcTargetConfig jdbc = service.applier() == null ? null : service.applier().settings(JdbcTargetConfig.class);
-    if (jdbc == null) {
-      throw ApiException.conflict("group " + group + " has no jdbc applier (" + file + "): parked changes are the jdbc applier's");
-    }
-    if (!group.equals(service.consumer().group())) {
-      throw ApiException.conflict(file + " is the consumer file of group " + service.consumer().group() + ", not " + group);
-    }
-    try (JdbcService target = JdbcService.start(service.consumer(), jdbc, new SimpleMeterRegistry())) {
-      return work.run(new ParkedChanges(target));
-    } catch (ApiException e) {
-      throw e;
-    } catch (SQLException | RuntimeException e) {
-      // the message names the target; the password is never part of it
-      throw new ApiException(io.netty.handler.codec.http.HttpResponseStatus.SERVICE_UNAVAILABLE, "target-unavailable", null,
-          "cannot " + what + " the parked changes of group " + group + " in its target: " + e.getMessage());
-    }
+    return targets.with(group, what + " the parked changes", (service, target) -> work.run(new ParkedChanges(target)));
   }
 }

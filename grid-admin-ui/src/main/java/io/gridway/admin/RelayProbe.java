@@ -3,8 +3,6 @@ package io.gridway.admin;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,16 +16,17 @@ import java.util.concurrent.TimeoutException;
 /**
  * Asks relays what they hold and how they are: {@code GET /v1/sources} (buffer SCN range, partitions, fetch state,
  * policy versions) and {@code GET /health} (source and serving side), every relay at once, each answer awaited at most
- * {@code timeout}. A relay that does not answer is reported with the reason, never fails the caller. Thread-safe.
+ * {@code timeout}, through {@link RelayHttp} (TLS and the bearer token when configured). A relay that does not answer,
+ * or refuses the token, is reported with the reason, never fails the caller. Thread-safe.
  */
 final class RelayProbe {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private final HttpClient http;
+  private final RelayHttp http;
   private final Duration timeout;
 
-  RelayProbe(Duration timeout) {
-    this.timeout = timeout;
-    this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
+  RelayProbe(RelayHttp http) {
+    this.http = http;
+    this.timeout = http.timeout();
   }
 
   /**
@@ -89,14 +88,19 @@ final class RelayProbe {
   }
 
   private CompletableFuture<JsonNode> get(String endpoint, String path) {
-    URI uri;
+    java.net.http.HttpRequest request;
     try {
-      uri = URI.create(endpoint.replaceAll("/+$", "") + path);
+      request = http.get(URI.create(endpoint.replaceAll("/+$", "") + path)).header("Accept", "application/json").build();
     } catch (IllegalArgumentException e) {
       return CompletableFuture.failedFuture(new IllegalArgumentException("bad endpoint " + endpoint));
+    } catch (IllegalStateException refused) {
+      return CompletableFuture.failedFuture(refused);
     }
-    HttpRequest request = HttpRequest.newBuilder(uri).timeout(timeout).header("Accept", "application/json").GET().build();
-    return http.sendAsync(request, HttpResponse.BodyHandlers.ofString()).thenApply(r -> {
+    return http.client().sendAsync(request, HttpResponse.BodyHandlers.ofString()).thenApply(r -> {
+      String refused = RelayHttp.refused(r.statusCode(), r.body());
+      if (refused != null) {
+        throw new IllegalStateException(path + ": " + refused);
+      }
       // /health answers 503 with a body that says why: a document all the same
       if (r.statusCode() != 200 && !(path.equals("/health") && r.statusCode() == 503)) {
         throw new IllegalStateException(path + " answered HTTP " + r.statusCode());

@@ -12,9 +12,10 @@ import java.util.Map;
  * @param csrfToken the {@code X-CSRF-Token} header, or {@code null}
  * @param contentType the media type without parameters, or {@code null}
  * @param ifMatch the {@code If-Match} header without quotes: the version a write was based on, or {@code null}
+ * @param client the peer's IP address (what failed logins are counted by, with the user name)
  */
 record Request(String method, String path, Map<String, String> query, String cookie, String csrfToken, String contentType,
-    byte[] body, String ifMatch) {
+    byte[] body, String ifMatch, String client) {
 
   List<String> segments() {
     return List.of(path.replaceAll("^/+|/+$", "").split("/"));

@@ -35,7 +35,13 @@ final class ResetPlanner {
 
   /** Everything a plan is made from, read once. */
   record State(GroupView.PartitionView view, boolean paused, Long current, ResetPlan.PendingReset pending,
-      Long relayOldest, Long relayNewest, Widest widest, ResetPlan plan) {}
+      Long relayOldest, Long relayNewest, Widest widest, ResetPlan plan, List<String> relayErrors) {
+
+    /** Why relays could not be asked (a refused token, no answer), for a refusal that needs them; empty when none. */
+    String whyNoRelay() {
+      return relayErrors.isEmpty() ? "" : " (" + String.join("; ", relayErrors) + ")";
+    }
+  }
 
   /** The relay holding the oldest SCN, with its own range: the one to look a time up in. */
   record Widest(String endpoint, long oldestScn, long newestScn) {}
@@ -107,7 +113,7 @@ final class ResetPlanner {
       case "scn" -> scn(target.scn());
       case "latest" -> {
         if (before.relayNewest() == null) {
-          throw ApiException.conflict("no relay of the source answered with its newest SCN"
+          throw ApiException.conflict("no relay of the source answered with its newest SCN" + before.whyNoRelay()
               + (source == null ? " (name the source if the cluster has several)" : "") + "; give an SCN instead");
         }
         yield before.relayNewest();
@@ -136,7 +142,7 @@ final class ResetPlanner {
     }
     if (before.widest() == null) {
       throw ApiException.conflict("a reset to a time needs a relay of the source that answers: the first SCN at or after a "
-          + "time is found in the commit times of its buffer" + (source == null ? " (name the source if the cluster has several)" : ""));
+          + "time is found in the commit times of its buffer" + before.whyNoRelay() + (source == null ? " (name the source if the cluster has several)" : ""));
     }
     try {
       Widest w = before.widest();
@@ -165,8 +171,12 @@ final class ResetPlanner {
     Long oldest = null;
     Long newest = null;
     Widest widest = null;
+    List<String> relayErrors = new ArrayList<>();
     if (source != null) {
       for (RelayProbe.Answer a : relays.ask(new ArrayList<>(RelayProbe.endpoints(status, source).keySet()))) {
+        if (a.error() != null) {
+          relayErrors.add(a.endpoint() + ": " + a.error());
+        }
         JsonNode buffer = a.source(source) == null ? null : a.source(source).get("buffer");
         if (buffer == null || buffer.isNull()) {
           continue;
@@ -184,7 +194,7 @@ final class ResetPlanner {
         + (p.paused() ? "paused" : "running");
     long to = target != null ? target : current != null ? current : 0;
     return new State(p, p.paused(), current, pending, oldest, newest, widest,
-        ResetPlan.of(group, partition, p.paused(), current, to, oldest, newest, match, pending, version));
+        ResetPlan.of(group, partition, p.paused(), current, to, oldest, newest, match, pending, version), List.copyOf(relayErrors));
   }
 
   /** The source whose relays tell the buffer range: the one named, else the cluster's only one, else none. */

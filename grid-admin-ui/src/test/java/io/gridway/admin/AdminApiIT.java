@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gridway.cluster.ClusterStatus;
 import io.gridway.cluster.ClusterStatusReader;
+import io.gridway.core.checkpoint.Checkpoint;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -414,6 +415,40 @@ class AdminApiIT {
     ApiClient.Answer deleted = api.send("DELETE", "/api/v1/groups/no-file", null,
         api.get("/api/v1/groups/no-file").body().get("version").asText());
     assertThat(deleted.status()).as("%s", deleted.body()).isEqualTo(204);
+  }
+
+  @Test
+  void aGroupsSnapshotProgressIsReadFromTheCursorOnEachCheckpointInItsTarget() throws Exception {
+    ApiClient api = grid.loggedInAdmin();
+    grid.parkedTarget();
+    // what a consumer loading a snapshot stores: the cursor with its checkpoint, through the JDBC checkpoint store
+    new GroupTargets(Map.of("orders", grid.consumerFile)).with("orders", "write checkpoints", (service, target) -> {
+      java.time.Instant now = java.time.Instant.now();
+      String[] cursors = {"shop.u\n[7,\"x\"]", Checkpoint.SNAPSHOT_DONE, "shop.t\n"};
+      for (int p = 0; p < cursors.length; p++) {
+        long generation = target.store().claim("orders", p);
+        target.store().write(List.of(new Checkpoint("orders", p, Checkpoint.WHOLE, new io.gridway.core.event.Scn(500 + p),
+            generation, now, cursors[p])));
+      }
+      return null;
+    });
+    JsonNode s = api.get("/api/v1/groups/orders/snapshot").body();
+    assertThat(s.get("tables").toString()).isEqualTo("[\"shop.t\",\"shop.u\"]");
+    assertThat(s.get("loading").asInt()).isEqualTo(2);
+    JsonNode p0 = s.get("partitions").get(0);
+    assertThat(p0.get("state").asText()).isEqualTo("loading");
+    assertThat(p0.get("table").asText()).isEqualTo("shop.u");
+    assertThat(p0.get("tableNumber").asInt()).isEqualTo(2);
+    assertThat(p0.get("afterKey").asText()).isEqualTo("[7,\"x\"]");
+    assertThat(p0.get("checkpointScn").asText()).isEqualTo("500");
+    assertThat(s.get("partitions").get(1).get("state").asText()).isEqualTo("done");
+    JsonNode p2 = s.get("partitions").get(2);
+    assertThat(p2.get("table").asText()).isEqualTo("shop.t");
+    assertThat(p2.get("tableNumber").asInt()).isEqualTo(1);
+    assertThat(p2.get("afterKey").isNull()).as("at the table's start").isTrue();
+    assertThat(s.get("partitions").get(3).get("state").asText()).isEqualTo("none");
+    assertThat(s.toString()).doesNotContain("jdbc:");
+    assertThat(api.get("/api/v1/groups/nope/snapshot").status()).isEqualTo(404);
   }
 
   static final String POLICY = """

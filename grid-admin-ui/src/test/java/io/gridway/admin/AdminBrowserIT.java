@@ -251,8 +251,8 @@ class AdminBrowserIT {
     browser.findElement(By.id("nav-groups")).click();
     visible("group-orders");
     await().atMost(PATIENCE).untilAsserted(() -> assertThat(leadersShown()).hasSize(4));
-    assertThat(browser.findElements(By.cssSelector("#groups button"))).as("only reading: the parked changes")
-        .allSatisfy(b -> assertThat(b.getText()).isEqualTo("Parked changes…"));
+    assertThat(browser.findElements(By.cssSelector("#groups button"))).as("only reading: parked changes and snapshot progress")
+        .allSatisfy(b -> assertThat(b.getText()).isIn("Parked changes…", "Snapshot progress…"));
     assertThat(browser.findElement(By.id("create-group")).isDisplayed()).isFalse();
     assertThat(browser.findElement(By.id("who-name")).getText()).isEqualTo("vic (viewer)");
     screenshot("groups-viewer");
@@ -423,6 +423,12 @@ class AdminBrowserIT {
     wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("parked-message"), "discarded 1 parked change"));
     wait.until(d -> !d.findElement(By.id("parked")).getText().contains("id=91"));
     assertThat(Files.readString(grid.stateDir.resolve("audit.log"))).contains("\"action\":\"parked.discard\"");
+    // the same target holds the checkpoints, and with them each partition's snapshot progress
+    click("show-snapshot-orders");
+    wait.until(d -> !d.findElement(By.id("snapshot-summary")).getText().isEmpty());
+    assertThat(browser.findElement(By.id("snapshot-summary")).getText()).contains("Tables: shop.t, shop.u.");
+    assertThat(browser.findElements(By.cssSelector("#snapshot tbody tr"))).hasSize(4);
+    click("snapshot-close"); // open, it reads the target every 5 s: not during the other tests
   }
 
   @Test

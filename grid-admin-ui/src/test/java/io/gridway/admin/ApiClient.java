@@ -17,10 +17,19 @@ final class ApiClient {
   String cookie;
   String csrf;
 
-  record Answer(int status, String contentType, JsonNode body, String setCookie) {}
+  /** @param retryAfter the {@code Retry-After} header, or null */
+  record Answer(int status, String contentType, JsonNode body, String setCookie, String retryAfter) {}
 
   ApiClient(String base) {
     this.base = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
+  }
+
+  /** This client's session (cookie and CSRF token) sent to {@code newBase}: the same service, restarted elsewhere. */
+  ApiClient movedTo(String newBase) {
+    ApiClient moved = new ApiClient(newBase);
+    moved.cookie = cookie;
+    moved.csrf = csrf;
+    return moved;
   }
 
   Answer login(String user, String password) {
@@ -68,7 +77,8 @@ final class ApiClient {
       HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
       String type = r.headers().firstValue("Content-Type").orElse("");
       JsonNode json = type.contains("json") && !r.body().isEmpty() ? JSON.readTree(r.body()) : null;
-      return new Answer(r.statusCode(), type, json, r.headers().firstValue("Set-Cookie").orElse(null));
+      return new Answer(r.statusCode(), type, json, r.headers().firstValue("Set-Cookie").orElse(null),
+          r.headers().firstValue("Retry-After").orElse(null));
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     } catch (InterruptedException e) {

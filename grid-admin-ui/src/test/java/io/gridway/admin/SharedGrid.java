@@ -33,7 +33,9 @@ final class SharedGrid implements BeforeAllCallback {
 
     Holder() {
       try {
-        grid = new TestGrid(EmbeddedZooKeeper.shared().connectString(), Duration.ofSeconds(5));
+        // 15 s, not the default 5 s: on a loaded CI machine a Helix write (a group's delete) can take longer than 5 s, and
+        // AdminZooKeeperOutageIT, not these tests, is where the 503 on a slow ZooKeeper is tested
+        grid = new TestGrid(EmbeddedZooKeeper.shared().connectString(), Duration.ofSeconds(15));
       } catch (Exception e) {
         throw new IllegalStateException("cannot start the test grid", e);
       }

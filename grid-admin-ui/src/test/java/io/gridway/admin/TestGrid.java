@@ -154,6 +154,8 @@ final class TestGrid implements AutoCloseable {
             group: orders
             relays: [http://127.0.0.1:1]
             partitions: [0]
+            snapshot: {tables: [shop.t, shop.u]}
+            onEvicted: stop
           applier:
             jdbc: {url: "%s", user: %s, passwordFile: %s}
           """.formatted(pg.jdbcUrl(db), pg.user(), password));

@@ -90,6 +90,7 @@ async function start() {
   $('policy-form').addEventListener('submit', (event) => { event.preventDefault(); runPolicy('validate'); });
   $('policy-explain').addEventListener('click', () => runPolicy('explain'));
   $('parked-close').addEventListener('click', () => { $('parked-panel').hidden = true; });
+  $('snapshot-close').addEventListener('click', () => { $('snapshot-panel').hidden = true; });
   $('parked-replay-all').addEventListener('click', () => parkedAct('replay', {}));
   $('parked-discard-all').addEventListener('click', () => askDiscard({}, 'all parked changes of the group'));
   $('parked-discard-confirm').addEventListener('click', () => parkedAct('discard', parked.discard));
@@ -194,6 +195,8 @@ async function renderGroups() {
     return;
   }
   host.replaceChildren(...groups.map(groupBox));
+  // follows the load while the panel is open; not awaited: a slow target must not hold up the groups and charts
+  if (!$('snapshot-panel').hidden) showSnapshot(snapshotGroup, false);
   const histories = await Promise.all(groups.map((g) => api('GET', `/groups/${encodeURIComponent(g.name)}/history`)));
   groups.forEach((g, i) => {
     drawLag(g);
@@ -240,6 +243,7 @@ function groupBox(g) {
     }));
   }
   box.append(' ', button('Parked changes…', `show-parked-${g.name}`, () => showParked(g.name), async () => {}));
+  box.append(' ', button('Snapshot progress…', `show-snapshot-${g.name}`, () => showSnapshot(g.name), async () => {}));
   const head = el('tr', {}, ...['Partition', 'Leader', 'Standbys', 'Checkpoint SCN', 'Behind (SCN)', 'Lag (ms)', 'State', '', '']
     .map((h) => el('th', { text: h })));
   const rows = g.partitionStates.map((p) => {
@@ -338,6 +342,31 @@ async function runPolicy(what) {
 // ---- a group's parked changes, read from its target ----
 
 const parked = { group: null, discard: null };
+let snapshotGroup = null;
+
+/** A group's snapshot progress per partition, from the cursor on each checkpoint in its target. */
+async function showSnapshot(group, scroll = true) {
+  snapshotGroup = group;
+  $('snapshot-title').textContent = `Snapshot progress of ${group}`;
+  $('snapshot-panel').hidden = false;
+  const message = $('snapshot-message');
+  try {
+    const s = await api('GET', `/groups/${encodeURIComponent(group)}/snapshot`);
+    message.hidden = true;
+    fillTable($('snapshot'), s.partitions.map((p) => [String(p.partition), p.state,
+      p.table == null ? '—' : (p.tableNumber == null ? `${p.table} (no longer listed: starts over)` : `${p.table} (${p.tableNumber} of ${s.tables.length})`),
+      p.afterKey ?? (p.state === 'loading' ? 'its start' : '—'), p.checkpointScn ?? '—']));
+    $('snapshot-summary').textContent = (s.loading === 0 ? 'No partition is loading a snapshot.'
+      : `Loading in ${s.loading} of ${s.partitions.length} partitions.`)
+      + (s.tables.length ? ` Tables: ${s.tables.join(', ')}.` : ' The consumer file lists no snapshot.tables.');
+  } catch (e) {
+    fillTable($('snapshot'), []);
+    $('snapshot-summary').textContent = '';
+    message.textContent = e.message;
+    message.hidden = false;
+  }
+  if (scroll) $('snapshot-panel').scrollIntoView();
+}
 
 function sayAtParked(text, ok = false) {
   const m = $('parked-message');
