@@ -1,6 +1,8 @@
 package io.gridway.deploy;
 
+import io.gridway.admin.AdminSettings;
 import io.gridway.admin.CheckpointResetTool;
+import io.gridway.consumer.ConsumerConfig;
 import io.gridway.admin.ResetPlan;
 import io.gridway.admin.ResetTarget;
 import io.gridway.cluster.ClusterAdmin;
@@ -218,6 +220,22 @@ final class GroupCommand implements Runnable {
     @Option(names = "--dry-run", description = "Print the plan only.")
     boolean dryRun;
 
+    @Option(names = "--relay-ca-file", paramLabel = "FILE",
+        description = "Relays over https: PEM CA certificates to trust (then every relay must be https).")
+    String relayCaFile;
+
+    @Option(names = "--relay-cert-file", paramLabel = "FILE", description = "With --relay-key-file: a client certificate for relays that ask for one.")
+    String relayCertFile;
+
+    @Option(names = "--relay-key-file", paramLabel = "FILE", description = "The private key of --relay-cert-file (PEM).")
+    String relayKeyFile;
+
+    @Option(names = "--relay-token-file", paramLabel = "FILE", description = "A file holding the bearer token relays require.")
+    String relayTokenFile;
+
+    @Option(names = "--relay-token-env", paramLabel = "VAR", description = "An environment variable holding that token (instead of a file).")
+    String relayTokenEnv;
+
     @Option(names = "--expect-version", paramLabel = "V",
         description = "Record the reset only if the partition is still as the dry run of this version saw it (its last line).")
     String expectVersion;
@@ -232,7 +250,8 @@ final class GroupCommand implements Runnable {
       String how = to.scn != null ? "scn" : to.latest ? "latest" : to.shift != null ? "shift" : "time";
       ResetTarget wanted = new ResetTarget(how, to.scn, to.shift, to.time, source);
       PrintWriter out = spec.commandLine().getOut();
-      try (CheckpointResetTool tool = CheckpointResetTool.open(target.zkConfig(), target.clusterName(), Duration.ofSeconds(10))) {
+      try (CheckpointResetTool tool = CheckpointResetTool.open(target.zkConfig(), target.clusterName(), Duration.ofSeconds(10),
+          relays(), System.getenv())) {
         ResetPlan plan = tool.plan(group, partition, wanted);
         print(out, plan);
         out.flush(); // shown even when the request below is refused
@@ -253,6 +272,22 @@ final class GroupCommand implements Runnable {
         throw new UsageException(option && e.getMessage().startsWith(field + ": ") ? "--" + e.getMessage() : e.getMessage(), e);
       } catch (IllegalArgumentException | IllegalStateException e) {
         throw new UsageException(e.getMessage(), e);
+      }
+    }
+
+    /** The relays' TLS and token as the consumer's and the admin's {@code tls}/{@code auth} settings (docs/security.md). */
+    private AdminSettings.Relays relays() {
+      if (relayCaFile == null && (relayCertFile != null || relayKeyFile != null)) {
+        throw new UsageException("--relay-cert-file and --relay-key-file need --relay-ca-file");
+      }
+      try {
+        return new AdminSettings.Relays(
+            relayCaFile == null ? null : new ConsumerConfig.Tls(relayCaFile, relayCertFile, relayKeyFile),
+            relayTokenFile == null && relayTokenEnv == null ? null : new ConsumerConfig.Auth(relayTokenFile, relayTokenEnv));
+      } catch (IllegalArgumentException e) {
+        throw new UsageException(e.getMessage().replace("tls: ", "").replace("auth: ", "")
+            .replace("certFile", "--relay-cert-file").replace("keyFile", "--relay-key-file")
+            .replace("tokenFile", "--relay-token-file").replace("tokenEnv", "--relay-token-env"), e);
       }
     }
 

@@ -146,6 +146,14 @@ class ClusterCommandIT {
     Run two = Run.of(on("c3", "cluster", "group", "reset", "g", "--partition", "2", "--scn", "1", "--latest"));
     assertThat(two.code()).isEqualTo(Gridway.USAGE);
     assertThat(two.err()).contains("mutually exclusive");
+    Run certAlone = Run.of(on("c3", "cluster", "group", "reset", "g", "--partition", "2", "--scn", "1",
+        "--relay-cert-file", "client.pem"));
+    assertThat(certAlone.code()).isEqualTo(Gridway.USAGE);
+    assertThat(certAlone.err()).contains("--relay-cert-file and --relay-key-file need --relay-ca-file");
+    Run twoTokens = Run.of(on("c3", "cluster", "group", "reset", "g", "--partition", "2", "--scn", "1",
+        "--relay-token-file", "t", "--relay-token-env", "T"));
+    assertThat(twoTokens.code()).isEqualTo(Gridway.USAGE);
+    assertThat(twoTokens.err()).contains("--relay-token-file").contains("--relay-token-env");
 
     Run dry = Run.of(on("c3", "cluster", "group", "reset", "g", "--partition", "2", "--scn", "1000", "--dry-run"));
     assertThat(dry.code()).as(dry.err()).isZero();
