@@ -31,8 +31,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code gridway demo --tls --duration 25s} in a JVM of its own, as a user runs it (ZooKeeper's TLS setting is
- * JVM-wide: the demo's would outlive it in the test JVM). While it runs: a plain HTTP request to the relay's port and
+ * {@code gridway demo --tls --duration 35s} in a JVM of its own, as a user runs it (ZooKeeper's TLS setting is
+ * JVM-wide: the demo's would outlive it in the test JVM). While it runs (the checks take 5-25 s on a loaded machine,
+ * with a JVM start for the cluster status): a plain HTTP request to the relay's port and
  * to the admin service's is refused with 400 {@code tls-required}; the relay refuses a client without a certificate
  * and one without the token; with both it serves {@code /v1/sources} and {@code /metrics}; the admin API answers over
  * HTTPS; ZooKeeper's port does not answer a plain-text command; {@code gridway cluster status} with the printed
@@ -59,7 +60,7 @@ class DemoTlsIT {
   void everyHopSpeaksTlsPlainHttpIsRefusedTheDataArrivesAndNoSecretIsShown(@TempDir Path dir) throws Exception {
     Path out = dir.resolve("demo.out");
     Path log = dir.resolve("demo.log");
-    Process demo = java(dir, log, out, "demo", "--tls", "--duration", "25s", "--rate", "100");
+    Process demo = java(dir, log, out, "demo", "--tls", "--duration", "35s", "--rate", "100");
     try {
       String where = await("the demo's 'Where to look'").atMost(Duration.ofSeconds(150)).pollInterval(Duration.ofMillis(200))
           .failFast("the demo ended first", () -> !demo.isAlive())
@@ -70,9 +71,16 @@ class DemoTlsIT {
 
       Process status = java(dir, dir.resolve("status.log"), dir.resolve("status.out"),
           printed.clusterStatus.split(" "));
-      checkRelay(printed, shown);
-      checkAdmin(printed, shown);
-      assertThat(zooKeeperAnswersPlainText(printed.zkPort)).as("ZooKeeper's port answers 'srvr' in plain text").isFalse();
+      try {
+        checkRelay(printed, shown);
+        checkAdmin(printed, shown);
+        assertThat(zooKeeperAnswersPlainText(printed.zkPort)).as("ZooKeeper's port answers 'srvr' in plain text").isFalse();
+      } catch (Exception | AssertionError e) {
+        status.destroyForcibly();
+        // the checks must fit in --duration: say whether the demo had ended (or failed) by then
+        throw new AssertionError((demo.isAlive() ? "while the demo ran: " : "the demo ended before the checks did: ")
+            + e + "\n" + Files.readString(out), e);
+      }
 
       assertThat(status.waitFor(90, TimeUnit.SECONDS)).as("gridway cluster status ended").isTrue();
       String statusOut = Files.readString(dir.resolve("status.out"));
