@@ -28,6 +28,13 @@ import org.slf4j.LoggerFactory;
  * keeps the data, the port and the client sessions (a client reconnects within its session
  * timeout). In JUnit, {@link ZooKeeperExtension} does both.
  *
+ * <p>{@link #dedicatedWithTls} makes the one client port a secure port (Netty, TLS only) that refuses, during the
+ * handshake, a client without a certificate from the given CA. ZooKeeper's server reads its TLS files from JVM-wide
+ * system properties ({@code zookeeper.ssl.*}), which its client reads too: a test's clients in the same JVM use the
+ * same CA and, as their certificate, {@link #keyStoreFile()} (so the server's certificate must be a {@link
+ * TestPki#peer peer} certificate for {@code 127.0.0.1} and {@code localhost}; ZooKeeper's client checks 127.0.0.1 as
+ * the name it resolves back to). One TLS server per JVM at a time.
+ *
  * <p>Thread-safe: lifecycle methods are synchronized.
  */
 public final class EmbeddedZooKeeper implements AutoCloseable {
@@ -41,14 +48,18 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
 
   private final boolean shared;
   private final InstanceLease lease;
+  private final ServerTlsFiles tls; // null: a plain port
+  private final Path keyStoreFile; // the server's key and certificate in one PEM (ZooKeeper's PEM key store)
   private int port; // fixed by the first start; guarded by this
   private ServerCnxnFactory factory; // null while stopped; guarded by this
   private ZooKeeperServer server; // guarded by this
   private boolean closed; // guarded by this
 
-  private EmbeddedZooKeeper(boolean shared, InstanceLease lease) {
+  private EmbeddedZooKeeper(boolean shared, InstanceLease lease, ServerTlsFiles tls) {
     this.shared = shared;
     this.lease = lease;
+    this.tls = tls;
+    this.keyStoreFile = tls == null ? null : lease.dir().resolve("zookeeper-keystore.pem");
   }
 
   /** This JVM's shared server, started on first use. Do not stop, restart or close it. */
@@ -61,11 +72,25 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
     return launch(false);
   }
 
+  /**
+   * A new server of the caller's own whose client port speaks TLS only and requires a client certificate from {@code
+   * tls.caFile()}; the caller closes it. See the class comment for what this sets JVM-wide.
+   *
+   * @param tls the server's certificate and key ({@link TestPki#peer}, naming 127.0.0.1 and localhost) and the CA
+   */
+  public static EmbeddedZooKeeper dedicatedWithTls(ServerTlsFiles tls) {
+    return launch(false, java.util.Objects.requireNonNull(tls, "tls"));
+  }
+
   private static EmbeddedZooKeeper launch(boolean shared) {
+    return launch(shared, null);
+  }
+
+  private static EmbeddedZooKeeper launch(boolean shared, ServerTlsFiles tls) {
     if (System.getProperty("zookeeper.forceSync") == null) {
       System.setProperty("zookeeper.forceSync", "no");
     }
-    EmbeddedZooKeeper zk = new EmbeddedZooKeeper(shared, InstanceLease.acquire("zookeeper"));
+    EmbeddedZooKeeper zk = new EmbeddedZooKeeper(shared, InstanceLease.acquire("zookeeper"), tls);
     ShutdownHook.register(zk, zk::shutdown);
     try {
       zk.startServer();
@@ -87,9 +112,11 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
       zks.setMaxSessionTimeout(MAX_SESSION_MILLIS);
       // port 0 on the first start: the OS picks a free port with no window for another process to
       // take it
+      InetSocketAddress address = new InetSocketAddress("127.0.0.1", port);
       ServerCnxnFactory cnxnFactory =
-          ServerCnxnFactory.createFactory(
-              new InetSocketAddress("127.0.0.1", port), MAX_CLIENT_CONNECTIONS);
+          tls == null
+              ? ServerCnxnFactory.createFactory(address, MAX_CLIENT_CONNECTIONS)
+              : ZooKeeperTlsPort.create(tls, keyStoreFile, address, MAX_CLIENT_CONNECTIONS);
       try {
         cnxnFactory.startup(zks);
       } catch (IOException | RuntimeException e) {
@@ -106,15 +133,25 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
       throw new IllegalStateException("interrupted while starting ZooKeeper", e);
     }
     int boundPort = port;
-    Poll.until(
-        "ZooKeeper on 127.0.0.1:" + boundPort + " did not answer 'srvr'",
-        START_TIMEOUT,
-        () -> srvr(boundPort).contains("Mode: standalone"),
-        () -> "(ZooKeeper logs through SLF4J; see the test log)");
+    if (tls == null) {
+      Poll.until(
+          "ZooKeeper on 127.0.0.1:" + boundPort + " did not answer 'srvr'",
+          START_TIMEOUT,
+          () -> srvr(boundPort).contains("Mode: standalone"),
+          () -> "(ZooKeeper logs through SLF4J; see the test log)");
+    } else {
+      // a TLS port answers no plain 'srvr'; it is bound once startup() returned: accepting connections is enough
+      Poll.until(
+          "ZooKeeper's TLS port 127.0.0.1:" + boundPort + " does not accept connections",
+          START_TIMEOUT,
+          () -> accepts(boundPort),
+          () -> "(ZooKeeper logs through SLF4J; see the test log)");
+    }
     LOG.info(
-        "{}ZooKeeper ready on 127.0.0.1:{} in {} ms (data in {})",
+        "{}ZooKeeper ready on 127.0.0.1:{}{} in {} ms (data in {})",
         shared ? "shared " : "",
         boundPort,
+        tls == null ? "" : " (TLS only, client certificates from " + tls.caFile() + ")",
         (System.nanoTime() - begin) / 1_000_000,
         lease.dir());
   }
@@ -132,6 +169,13 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
     }
   }
 
+  private static boolean accepts(int port) throws IOException {
+    try (Socket socket = new Socket()) {
+      socket.connect(new InetSocketAddress("127.0.0.1", port), 1000);
+      return true;
+    }
+  }
+
   public String host() {
     return "127.0.0.1";
   }
@@ -143,6 +187,22 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
   /** {@code 127.0.0.1:<port>}, for {@code new ZooKeeper(connectString, ...)} or Helix. */
   public String connectString() {
     return "127.0.0.1:" + port();
+  }
+
+  /** Whether the client port speaks TLS only ({@link #dedicatedWithTls}). */
+  public boolean isTls() {
+    return tls != null;
+  }
+
+  /**
+   * The server's private key followed by its certificate in one PEM file (mode 0600), ZooKeeper's {@code PEM} key
+   * store: what this JVM's clients present as their certificate. Only with {@link #dedicatedWithTls}.
+   */
+  public Path keyStoreFile() {
+    if (tls == null) {
+      throw new IllegalStateException("a plain ZooKeeper has no key store; use dedicatedWithTls");
+    }
+    return keyStoreFile;
   }
 
   public synchronized boolean isRunning() {
@@ -220,6 +280,6 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
 
   @Override
   public String toString() {
-    return (shared ? "shared " : "") + "EmbeddedZooKeeper[" + connectString() + "]";
+    return (shared ? "shared " : "") + "EmbeddedZooKeeper[" + connectString() + (tls == null ? "" : ", TLS") + "]";
   }
 }

@@ -14,6 +14,7 @@ import io.gridway.relay.RelayService;
 import io.gridway.testkit.NativeDatabase;
 import io.gridway.testkit.PrivateMariaDb;
 import io.gridway.testkit.PrivatePostgres;
+import io.gridway.tls.ServerTlsSettings;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.net.URI;
@@ -45,6 +46,11 @@ import java.util.function.Consumer;
  * exactly-once (each a {@link ConsumerService}, as {@code gridway consumer} runs it, from its YAML file). Its
  * files live in one directory.
  *
+ * <p>With {@link DemoPki} ({@code --tls}) every hop is TLS: the MariaDB accepts only TLS and the relay checks its
+ * certificate and name; the relay serves HTTPS with mutual TLS and a bearer token; the consumers write PostgreSQL
+ * (TLS only) with {@code sslmode=verify-full}; ZooKeeper's one port is TLS with client certificates; the admin
+ * service serves HTTPS.
+ *
  * <p>Not thread-safe: one thread starts and closes it; the getters may be read from others.
  */
 final class DemoTopology implements AutoCloseable {
@@ -58,10 +64,12 @@ final class DemoTopology implements AutoCloseable {
 
   private final Path dir;
   private final Consumer<String> progress;
+  private final DemoPki pki; // null: plain TCP everywhere
   private final List<AutoCloseable> started = new ArrayList<>(); // closed in reverse order
   private PrivateMariaDb source;
   private PrivatePostgres target;
   private String targetDatabase;
+  private Path sourcePasswordFile;
   private EmbeddedZooKeeperServer zk;
   private AdminService admin;
   private RelayService relay;
@@ -69,18 +77,21 @@ final class DemoTopology implements AutoCloseable {
   private Path relayConfig;
   private final List<DemoConsumer> consumers = new ArrayList<>();
 
-  private DemoTopology(Path dir, Consumer<String> progress) {
+  private DemoTopology(Path dir, DemoPki pki, Consumer<String> progress) {
     this.dir = dir;
+    this.pki = pki;
     this.progress = progress;
   }
 
   /**
    * Starts everything; on failure closes what started and rethrows.
    *
+   * @param pki the certificates and token for TLS on every hop; null for plain TCP
    * @param progress told what starts, one line each (the first start of the servers takes seconds)
    */
-  static DemoTopology start(Path dir, int partitions, int consumerCount, Consumer<String> progress) throws Exception {
-    DemoTopology topology = new DemoTopology(dir, progress);
+  static DemoTopology start(Path dir, int partitions, int consumerCount, DemoPki pki, Consumer<String> progress)
+      throws Exception {
+    DemoTopology topology = new DemoTopology(dir, pki, progress);
     try {
       topology.startDatabases();
       topology.startCluster();
@@ -95,12 +106,18 @@ final class DemoTopology implements AutoCloseable {
     }
   }
 
-  private void startDatabases() throws SQLException {
-    progress.accept("starting a private MariaDB (the source, binlog on) ...");
-    source = launch("MariaDB (the source)", PrivateMariaDb::dedicated);
+  private void startDatabases() throws SQLException, IOException {
+    String tls = pki == null ? "" : ", TLS only";
+    progress.accept("starting a private MariaDB (the source, binlog on" + tls + ") ...");
+    source = launch("MariaDB (the source)",
+        pki == null ? PrivateMariaDb::dedicated : () -> PrivateMariaDb.dedicatedWithTls(pki.mariaDbFiles()));
     source.execute("", DemoSchema.mariaDbDdl().toArray(String[]::new));
-    progress.accept("starting a private PostgreSQL (the target) ...");
-    target = launch("PostgreSQL (the target)", PrivatePostgres::dedicated);
+    if (pki != null) {
+      sourcePasswordFile = DemoConfigs.secret(dir.resolve("mariadb-root.pw"), source.rootPassword());
+    }
+    progress.accept("starting a private PostgreSQL (the target" + tls + ") ...");
+    target = launch("PostgreSQL (the target)",
+        pki == null ? PrivatePostgres::dedicated : () -> PrivatePostgres.dedicatedWithTls(pki.postgresFiles()));
     targetDatabase = target.createDatabase("demo");
     target.execute(targetDatabase, DemoSchema.postgresDdl().toArray(String[]::new));
   }
@@ -124,10 +141,13 @@ final class DemoTopology implements AutoCloseable {
    */
   private void startCluster() throws InterruptedException {
     progress.accept("starting ZooKeeper and the admin service (Helix controller, REST API, web UI) ...");
-    zk = EmbeddedZooKeeperServer.start(ZkConfig.embedded(dir.resolve("zookeeper"), 0));
+    zk = EmbeddedZooKeeperServer.start(ZkConfig.embedded(dir.resolve("zookeeper"), 0)
+        .withTls(pki == null ? null : pki.zkTls()));
     started.add(zk);
+    ServerTlsSettings https = pki == null ? null
+        : ServerTlsSettings.pem(pki.admin().certFile().toString(), pki.admin().keyFile().toString(), null);
     admin = AdminService.start(new AdminSettings(zk.clientConfig(), CLUSTER, CONTROLLER, AdminSettings.DEFAULT_HOST, 0,
-        dir.resolve("admin"), null, null), Clock.systemUTC());
+        dir.resolve("admin"), null, null), Clock.systemUTC(), https, System.getenv());
     started.add(admin);
   }
 
@@ -135,11 +155,11 @@ final class DemoTopology implements AutoCloseable {
     progress.accept("starting the relay on the MariaDB binlog ...");
     Path password = DemoConfigs.secret(dir.resolve("mariadb.pw"), source.replicationPassword());
     relayConfig = DemoConfigs.relay(dir, new DemoConfigs.Source(source.host(), source.port(), source.replicationUser(),
-        password, binlogEnd()), partitions);
+        password, binlogEnd()), partitions, pki);
     // as gridway relay does: the relay's one composition, from its YAML file
     relay = RelayService.create(RelayConfig.load(relayConfig), Clock.systemUTC());
     started.add(relay);
-    relayUrl = "http://127.0.0.1:" + relay.start().getPort();
+    relayUrl = (pki == null ? "http" : "https") + "://127.0.0.1:" + relay.start().getPort();
     awaitHealthy(relayUrl);
   }
 
@@ -147,8 +167,12 @@ final class DemoTopology implements AutoCloseable {
    * Until the relay's {@code /health} says 200 (it reads the binlog): a consumer checks its relays once at start
    * with a short timeout, which a relay still warming up on a loaded machine can miss.
    */
-  private static void awaitHealthy(String url) throws IOException, InterruptedException {
-    HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private void awaitHealthy(String url) throws IOException, InterruptedException {
+    HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5));
+    if (pki != null) {
+      builder.sslContext(pki.clientContext()); // /health needs no token, but the relay wants a client certificate
+    }
+    HttpClient client = builder.build();
     HttpRequest request = HttpRequest.newBuilder(URI.create(url + "/health")).timeout(Duration.ofSeconds(10)).build();
     long deadline = System.nanoTime() + RELAY_START_TIMEOUT.toNanos();
     String last = "no answer";
@@ -181,8 +205,8 @@ final class DemoTopology implements AutoCloseable {
 
   private void startConsumer(String name, int partitions) throws Exception {
     progress.accept("starting " + name + " (JDBC applier to PostgreSQL, group " + GROUP + ") ...");
-    Path config = DemoConfigs.consumer(dir, name, relayUrl, zk.connectString(), CLUSTER, GROUP, partitions,
-        target.jdbcUrl(targetDatabase), target.user());
+    Path config = DemoConfigs.consumer(dir, name, relayUrl, zk.connectString(), GROUP, partitions,
+        new DemoConfigs.Target(targetJdbcUrl(), target.user()), pki);
     SimpleMeterRegistry meters = new SimpleMeterRegistry();
     // as gridway consumer does: one ConsumerService from its YAML file
     ConsumerService service = ConsumerService.create(ConfigLoader.load(config, ServiceConfig.class), meters);
@@ -209,6 +233,30 @@ final class DemoTopology implements AutoCloseable {
     return targetDatabase;
   }
 
+  /** The source's JDBC URL for a user: with TLS, checking the server's certificate against the demo's CA. */
+  String sourceJdbcUrl() {
+    return pki == null ? source.jdbcUrl(DemoSchema.DATABASE)
+        : "jdbc:mariadb://127.0.0.1:" + source.port() + "/" + DemoSchema.DATABASE + "?sslMode=verify-full&serverSslCert="
+            + pki.caFile();
+  }
+
+  /** The target's JDBC URL as the consumers use it: with TLS, {@code verify-full} against the demo's CA. */
+  String targetJdbcUrl() {
+    return pki == null ? target.jdbcUrl(targetDatabase)
+        : "jdbc:postgresql://127.0.0.1:" + target.port() + "/" + targetDatabase + "?sslmode=verify-full&sslrootcert="
+            + pki.caFile();
+  }
+
+  /** The file with the source's root password (with TLS: the demo then shows no password); null without TLS. */
+  Path sourcePasswordFile() {
+    return sourcePasswordFile;
+  }
+
+  /** The certificates and token of a {@code --tls} run; null without TLS. */
+  DemoPki pki() {
+    return pki;
+  }
+
   Connection connectSource() throws SQLException {
     return source.connect(DemoSchema.DATABASE);
   }
@@ -229,7 +277,7 @@ final class DemoTopology implements AutoCloseable {
     return relayConfig;
   }
 
-  /** The admin service's {@code http://127.0.0.1:port/}. */
+  /** The admin service's {@code http://127.0.0.1:port/} ({@code https://} with TLS). */
   String adminUrl() {
     return admin.url();
   }

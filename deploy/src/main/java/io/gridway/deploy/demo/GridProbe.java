@@ -56,6 +56,10 @@ final class GridProbe {
     Map<Integer, Long> scns = new java.util.TreeMap<>();
     Map<String, List<Integer>> partitions = new LinkedHashMap<>();
     for (DemoConsumer c : topology.consumers()) {
+      // held before applied: a commit lowers held, then raises applied; the other order could see neither
+      for (Gauge g : c.meters().find("gridway.consumer.lag.events").gauges()) {
+        held += (long) g.value();
+      }
       for (Counter counter : c.meters().find("gridway.consumer.events").counters()) {
         String key = c.name() + "/" + counter.getId().getTag("partition");
         double now = counter.count();
@@ -65,9 +69,6 @@ final class GridProbe {
       }
       for (Gauge g : c.meters().find("gridway.consumer.lag.ms").gauges()) {
         lag = Math.max(lag, (long) g.value());
-      }
-      for (Gauge g : c.meters().find("gridway.consumer.lag.events").gauges()) {
-        held += (long) g.value();
       }
       List<Integer> running = new ArrayList<>();
       for (PartitionStatus s : c.service().statuses().values()) {
