@@ -89,7 +89,11 @@ final class RangeDeletion {
     return absent.size();
   }
 
-  /** {@code SELECT k… FROM t WHERE (k…) > (?…) AND (k…) <= (?…)}, each bound left out when the range is open there. */
+  /**
+   * {@code SELECT k… FROM t WHERE k1 >= ? AND (k…) > (?…) AND k1 <= ? AND (k…) <= (?…)}, each bound left out when the
+   * range is open there. The bound on the first key column alone is implied by the row comparison; it is there because
+   * MariaDB does not use an index for a row comparison, only for a column's.
+   */
   private static String select(SqlDialect d, TableSchema s, TableTarget target, SnapshotRange range) {
     StringBuilder columns = new StringBuilder();
     StringBuilder marks = new StringBuilder();
@@ -98,14 +102,16 @@ final class RangeDeletion {
       columns.append(k > 0 ? ", " : "").append(d.quote(c.name()));
       marks.append(k > 0 ? ", " : "").append(d.placeholder(c));
     }
+    Column first = s.column(s.keyIndex(0));
+    String firstBound = d.quote(first.name()) + " %s " + d.placeholder(first) + " AND ";
     StringBuilder sql = new StringBuilder("SELECT ").append(columns).append(" FROM ")
         .append(d.table(target.database(), target.table()));
     List<String> where = new ArrayList<>(2);
     if (range.after() != null) {
-      where.add("(" + columns + ") > (" + marks + ")");
+      where.add(firstBound.formatted(">=") + "(" + columns + ") > (" + marks + ")");
     }
     if (range.through() != null) {
-      where.add("(" + columns + ") <= (" + marks + ")");
+      where.add(firstBound.formatted("<=") + "(" + columns + ") <= (" + marks + ")");
     }
     if (!where.isEmpty()) {
       sql.append(" WHERE ").append(String.join(" AND ", where));
@@ -122,6 +128,7 @@ final class RangeDeletion {
       throw new IllegalArgumentException("snapshot range bound " + bound + " of " + s.qualifiedName() + " has "
           + bound.size() + " values for a key of " + s.keySize() + " columns");
     }
+    d.bind(ps, p++, s.column(s.keyIndex(0)), integer(bound.get(0)));
     for (int k = 0; k < s.keySize(); k++) {
       d.bind(ps, p++, s.column(s.keyIndex(k)), integer(bound.get(k)));
     }
