@@ -72,6 +72,8 @@ public final class SnapshotService implements AutoCloseable {
   /** The high watermark the log was last moved from (its lock serialises moves). */
   private final AtomicLong movedFrom = new AtomicLong(-1);
   private final AtomicLong logMoves = new AtomicLong();
+  /** When the last move failed (System.nanoTime), guarded by {@link #movedFrom}'s lock. */
+  private long lastFailedMove = System.nanoTime() - TimeUnit.MINUTES.toNanos(2);
   private final java.util.concurrent.atomic.AtomicBoolean warnedMove = new java.util.concurrent.atomic.AtomicBoolean();
 
   /** @param routing the fetch policy in force (the publisher's), returning null when it drops everything */
@@ -137,8 +139,8 @@ public final class SnapshotService implements AutoCloseable {
       return;
     }
     synchronized (movedFrom) {
-      if (movedFrom.get() == high.value()) {
-        return;
+      if (movedFrom.get() == high.value() || System.nanoTime() - lastFailedMove < TimeUnit.MINUTES.toNanos(1)) {
+        return; // moved already (the next read sees it), or failed a moment ago: not one connection per retry
       }
       try {
         mover.move();
@@ -147,6 +149,7 @@ public final class SnapshotService implements AutoCloseable {
         LOG.info("snapshot of {}: 63 chunks at SCN {} and the source is idle: moved its log to a new position ({}"
             + " times so far)", table, high, moves);
       } catch (Exception e) {
+        lastFailedMove = System.nanoTime();
         if (warnedMove.compareAndSet(false, true)) {
           LOG.warn("snapshot of {}: 63 chunks at SCN {} and the source is idle, but its log cannot be moved ({}); the"
               + " snapshot waits for the source's next write (give the relay's source user the RELOAD privilege)",
