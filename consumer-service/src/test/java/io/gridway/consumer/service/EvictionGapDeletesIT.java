@@ -71,16 +71,22 @@ class EvictionGapDeletesIT {
           assertThat(s.process().isAlive()).as(s.output()).isTrue();
         }
 
-        long seen = relay.buffer().newestScn();
         signal("STOP", toPg.process(), toMaria.process());
+        // stopped: nothing they hold is newer than the relay's newest window now
+        long seen = relay.buffer().newestScn();
         // deletes the targets never see as changes: both ends of each keyed table, a run wider than a chunk, and more
         source.execute(db, "DELETE FROM a WHERE id <= 3 OR id >= " + (ROWS - 2),
             "DELETE FROM a WHERE id BETWEEN 1200 AND 1799",
             "DELETE FROM a WHERE id % 97 = 0 AND id < 2500",
             "DELETE FROM c WHERE x = 1 OR x = 100 OR x BETWEEN 30 AND 77"); // 500 rows left: one full chunk
         workload.pauseMillis = 0;
+        // evicted once a window after theirs is gone: one published after `seen`, then the buffer's oldest beyond it
+        // (the oldest merely passing `seen` could be the very window after it, still held)
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20)).until(() ->
+            Long.compareUnsigned(relay.buffer().newestScn(), seen) > 0);
+        long after = relay.buffer().newestScn();
         await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(50)).until(() ->
-            Long.compareUnsigned(relay.buffer().oldestScn(), seen) > 0);
+            Long.compareUnsigned(relay.buffer().oldestScn(), after) > 0);
         workload.pauseMillis = 20;
         signal("CONT", toPg.process(), toMaria.process());
 
