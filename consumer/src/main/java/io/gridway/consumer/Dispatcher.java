@@ -233,10 +233,11 @@ final class Dispatcher implements Runnable {
 
   /**
    * With K &gt; 1: a window with a table-wide event, a key change (see the class comment) or a snapshot of a keyless
-   * table, whose rows replace the target's in one transaction.
+   * table, whose rows replace the target's in one transaction, or a chunk whose key range deletes the target's other
+   * rows in it.
    */
   static boolean appliesAlone(WindowData data) {
-    return hasTableWideEvent(data) || data.changesAKey() || data.readsKeylessRows();
+    return hasTableWideEvent(data) || data.changesAKey() || data.readsKeylessRows() || data.snapshotRange() != null;
   }
 
   /** TRUNCATE or SCHEMA_CHANGE anywhere in the window. */

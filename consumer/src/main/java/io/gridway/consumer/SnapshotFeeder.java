@@ -159,7 +159,20 @@ final class SnapshotFeeder {
         return new Retry("snapshot chunk of " + table + " from " + relay + " is not one window at SCN "
             + Long.toUnsignedString(scn));
       }
-      return new Chunk(windows.isEmpty() ? null : windows.get(0), scn, at.next(lastKey, done));
+      WindowData window = windows.isEmpty() ? null : windows.get(0);
+      if ("whole".equals(response.headers().firstValue("Gridway-Snapshot-Range").orElse(null))) {
+        String schemaId = response.headers().firstValue("Gridway-Snapshot-Schema").orElse(null);
+        io.gridway.core.schema.TableSchema schema = schemaId == null ? null
+            : schemas.get(Long.parseUnsignedLong(schemaId));
+        if (schema == null) {
+          return new Retry("snapshot chunk of " + table + " from " + relay + " names schema " + schemaId
+              + " for its key range but carries no such SCHEMA frame");
+        }
+        // the range's other target rows are deleted with the window, even when no row of the chunk is this partition's
+        window = WindowData.withRange(window, scn, System.currentTimeMillis() * 1000, partition,
+            SnapshotRange.of(schema, at.after(), lastKey, done));
+      }
+      return new Chunk(window, scn, at.next(lastKey, done));
     } catch (RuntimeException e) {
       return new Retry("snapshot chunk of " + table + " from " + relay + " could not be read: " + e);
     }

@@ -43,6 +43,15 @@ public final class Window {
     return data.partition();
   }
 
+  /**
+   * A snapshot chunk's key range (docs/bootstrap.md §5.3), or null: the target's rows of the range whose keys are not
+   * among this window's READ events no longer exist at the source and are deleted with the window. Such a window may
+   * have no events (a chunk with no row of this partition); it is never split across micro-batches.
+   */
+  public SnapshotRange snapshotRange() {
+    return data.snapshotRange();
+  }
+
   /** The number of events of this window (of this part, for a part). */
   public int eventCount() {
     return eventIndexes == null ? data.eventCount() : eventIndexes.length;

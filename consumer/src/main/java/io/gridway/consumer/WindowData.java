@@ -23,9 +23,17 @@ final class WindowData {
   private final long receivedNanos;
   /** {@link #changesAKey()}: 0 not computed yet, 1 no, 2 yes. */
   private byte changesKey;
+  /** A snapshot chunk's key range whose other target rows are deleted with it, or null. */
+  private final SnapshotRange range;
 
   WindowData(long scn, long commitTimeMicros, int partition, byte[] frames, int[] eventOffsets, SchemaCache schemas,
       long receivedNanos) {
+    this(scn, commitTimeMicros, partition, frames, eventOffsets, schemas, receivedNanos, null);
+  }
+
+  private WindowData(long scn, long commitTimeMicros, int partition, byte[] frames, int[] eventOffsets,
+      SchemaCache schemas, long receivedNanos, SnapshotRange range) {
+    this.range = range;
     this.scn = scn;
     this.commitTimeMicros = commitTimeMicros;
     this.partition = partition;
@@ -38,6 +46,22 @@ final class WindowData {
   /** A heartbeat: SCN progress without events. */
   static WindowData heartbeat(long scn, long timeMicros, int partition, long receivedNanos) {
     return new WindowData(scn, timeMicros, partition, new byte[0], new int[0], null, receivedNanos);
+  }
+
+  /**
+   * A snapshot chunk's window with its key range (docs/bootstrap.md §5.3); {@code chunk} is null for a chunk with no row
+   * of this partition, which still deletes the range's other target rows.
+   */
+  static WindowData withRange(WindowData chunk, long scn, long timeMicros, int partition, SnapshotRange range) {
+    return chunk == null
+        ? new WindowData(scn, timeMicros, partition, new byte[0], new int[0], null, System.nanoTime(), range)
+        : new WindowData(chunk.scn, chunk.commitTimeMicros, chunk.partition, chunk.frames, chunk.eventOffsets,
+            chunk.schemas, chunk.receivedNanos, range);
+  }
+
+  /** The snapshot key range this window covers, or null (every change window, and chunks without a whole range). */
+  SnapshotRange snapshotRange() {
+    return range;
   }
 
   long scn() {
@@ -57,7 +81,7 @@ final class WindowData {
   }
 
   boolean isHeartbeat() {
-    return eventOffsets.length == 0;
+    return eventOffsets.length == 0 && range == null;
   }
 
   /** Bytes this window holds, the unit of the consumer buffer's bound (0 for a heartbeat). */

@@ -48,6 +48,9 @@ final class LocalSource implements ServedSource {
     io.gridway.core.snapshot.SnapshotReader reader = fetcher.snapshots();
     this.snapshots = reader == null ? null : new io.gridway.relay.snapshot.SnapshotService(id, reader, publisher::routed,
         io.gridway.relay.snapshot.SnapshotService.Limits.DEFAULT, clock);
+    if (snapshots != null && config.settings() instanceof io.gridway.fetcher.mysql.MysqlFetcherConfig mysql) {
+      snapshots.moveLogWith(new io.gridway.relay.snapshot.BinlogRotation(mysql)); // an idle source's 64th chunk
+    }
   }
 
   @Override

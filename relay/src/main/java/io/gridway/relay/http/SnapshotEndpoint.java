@@ -40,6 +40,13 @@ final class SnapshotEndpoint {
   static final String SCN_HEADER = "Gridway-Snapshot-Scn";
   static final String LAST_KEY_HEADER = "Gridway-Snapshot-Last-Key";
   static final String DONE_HEADER = "Gridway-Snapshot-Done";
+  /**
+   * {@code whole}: the answer holds every row of the table in the chunk's key range that the fetch policy keeps, so a
+   * target row of the range whose key is not among them no longer exists at the source (docs/bootstrap.md §5.3).
+   */
+  static final String RANGE_HEADER = "Gridway-Snapshot-Range";
+  /** With {@link #RANGE_HEADER}: the id of the SCHEMA frame (always in the body then) the range is of. */
+  static final String SCHEMA_HEADER = "Gridway-Snapshot-Schema";
   private static final Set<String> KNOWN = Set.of("table", "after", "partitions", "maxRows", "maxBytes", "since");
 
   private SnapshotEndpoint() {}
@@ -65,7 +72,7 @@ final class SnapshotEndpoint {
         if (error != null) {
           reply(ctx, state, keepAlive, problem(error), instance);
         } else {
-          send(ctx, state, keepAlive, answer, instance);
+          send(ctx, state, keepAlive, answer, wholeRange(source, answer), instance);
         }
       }));
     } catch (RejectedExecutionException e) {
@@ -86,11 +93,20 @@ final class SnapshotEndpoint {
     return Problem.internal("snapshot chunk failed: " + cause);
   }
 
+  /**
+   * Whether the answer holds the whole key range of a keyed table: only when the source has one partition. With more,
+   * the range's rows are spread over partitions, and a consumer of one partition cannot tell which of its target's
+   * rows belong to the others (a row another partition inserted after the chunk's position must not be deleted).
+   */
+  static boolean wholeRange(ServedSource source, SnapshotService.Answer answer) {
+    return source.partitions().size() == 1 && answer.schema().hasPrimaryKey();
+  }
+
   private static void send(ChannelHandlerContext ctx, ApiState state, boolean keepAlive, SnapshotService.Answer answer,
-      String instance) {
+      boolean whole, String instance) {
     byte[] body;
     try {
-      body = answer.window() == null ? new byte[0] : frames(answer);
+      body = answer.window() != null ? frames(answer) : whole ? schemaOnly(answer.schema()) : new byte[0];
     } catch (RuntimeException e) {
       reply(ctx, state, keepAlive, Problem.internal("cannot encode the chunk: " + e.getMessage()), instance);
       return;
@@ -100,6 +116,11 @@ final class SnapshotEndpoint {
     response.headers().set(SCN_HEADER, answer.scn().toString());
     response.headers().set(LAST_KEY_HEADER, keyJson(answer.lastKey()));
     response.headers().set(DONE_HEADER, Boolean.toString(answer.done()));
+    if (whole) {
+      TableSchema schema = answer.window() == null ? answer.schema() : answer.window().events().get(0).schema();
+      response.headers().set(RANGE_HEADER, "whole");
+      response.headers().set(SCHEMA_HEADER, Long.toUnsignedString(schema.id()));
+    }
     state.responded("snapshot", 200);
     Responses.send(ctx, keepAlive, response);
   }
@@ -122,6 +143,23 @@ final class SnapshotEndpoint {
         return bytes;
       } catch (BufferOverflowException e) {
         if (capacity > (1 << 28)) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  /** A chunk without rows for the asker but with a key range: the table's SCHEMA frame, which the range needs. */
+  private static byte[] schemaOnly(TableSchema schema) {
+    for (int capacity = 1 << 12; ; capacity *= 4) {
+      ByteBuffer out = ByteBuffer.allocate(capacity);
+      try {
+        new FrameEncoder().writeSchema(schema, out);
+        byte[] bytes = new byte[out.flip().remaining()];
+        out.get(bytes);
+        return bytes;
+      } catch (BufferOverflowException e) {
+        if (capacity > (1 << 24)) {
           throw e;
         }
       }

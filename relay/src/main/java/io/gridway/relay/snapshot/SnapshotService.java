@@ -53,8 +53,11 @@ public final class SnapshotService implements AutoCloseable {
   /**
    * The answer: the routed READ window of the asked partitions (null when none of the chunk's rows is theirs), and
    * the chunk's cursor.
+   *
+   * @param schema the table version the chunk was read with (for a key range whose chunk has no row to carry it)
    */
-  public record Answer(Transaction window, Scn scn, List<Object> lastKey, boolean done, int rowsRead) {}
+  public record Answer(Transaction window, Scn scn, List<Object> lastKey, boolean done, int rowsRead,
+      io.gridway.core.schema.TableSchema schema) {}
 
   private final SnapshotReader reader;
   private final UnaryOperator<Transaction> routing;
@@ -65,6 +68,13 @@ public final class SnapshotService implements AutoCloseable {
   private final String source;
   private volatile java.util.function.LongSupplier processedScn = () -> -1L; // unsigned: every SCN
   private volatile io.micrometer.core.instrument.MeterRegistry registry;
+  private volatile LogMover logMover;
+  /** The high watermark the log was last moved from (its lock serialises moves). */
+  private final AtomicLong movedFrom = new AtomicLong(-1);
+  private final AtomicLong logMoves = new AtomicLong();
+  /** When the last move failed (System.nanoTime), guarded by {@link #movedFrom}'s lock. */
+  private long lastFailedMove = System.nanoTime() - TimeUnit.MINUTES.toNanos(2);
+  private final java.util.concurrent.atomic.AtomicBoolean warnedMove = new java.util.concurrent.atomic.AtomicBoolean();
 
   /** @param routing the fetch policy in force (the publisher's), returning null when it drops everything */
   public SnapshotService(String source, SnapshotReader reader, UnaryOperator<Transaction> routing, Limits limits,
@@ -109,6 +119,56 @@ public final class SnapshotService implements AutoCloseable {
     }
   }
 
+  /**
+   * What moves an idle source's log when 63 chunks have used up a high watermark's sub-sequence (docs/bootstrap.md §2);
+   * without one such a snapshot waits for the source's next write.
+   */
+  public void moveLogWith(LogMover mover) {
+    this.logMover = mover;
+  }
+
+  /**
+   * The asker has had 63 chunks at high watermark {@code high} and the log has not moved since: moves it, once per
+   * watermark whichever asker gets here first (the others read the new position). When it cannot (no mover, a missing
+   * privilege) the chunk read again has the same position and the asker gets 503 snapshot-retry until the source
+   * writes; one WARN says why.
+   */
+  private void moveLog(Scn high, String table) {
+    LogMover mover = logMover;
+    if (mover == null) {
+      return;
+    }
+    synchronized (movedFrom) {
+      if (movedFrom.get() == high.value() || System.nanoTime() - lastFailedMove < TimeUnit.MINUTES.toNanos(1)) {
+        return; // moved already (the next read sees it), or failed a moment ago: not one connection per retry
+      }
+      try {
+        mover.move();
+        movedFrom.set(high.value());
+        long moves = logMoves.incrementAndGet();
+        LOG.info("snapshot of {}: 63 chunks at SCN {} and the source is idle: moved its log to a new position ({}"
+            + " times so far)", table, high, moves);
+      } catch (Exception e) {
+        lastFailedMove = System.nanoTime();
+        if (warnedMove.compareAndSet(false, true)) {
+          LOG.warn("snapshot of {}: 63 chunks at SCN {} and the source is idle, but its log cannot be moved ({}); the"
+              + " snapshot waits for the source's next write (give the relay's source user the RELOAD privilege)",
+              table, high, e.toString());
+        }
+      }
+    }
+  }
+
+  private Chunk read(ChunkRequest request, String table) {
+    Chunk chunk = reader.read(request);
+    if (!chunk.low().equals(chunk.high())) {
+      // MySQL: rows changed in (low, high] must be dropped with the buffer's log (docs/bootstrap.md §1); not built yet
+      throw new UnsupportedOperationException("snapshot of " + table + ": the source gives no exact snapshot position"
+          + " (MariaDB does); dropping rows changed inside the chunk's window is not built yet");
+    }
+    return chunk;
+  }
+
   /** Exports each table's progress as metrics from its first chunk on (tagged source, table). */
   public void bindMetrics(io.micrometer.core.instrument.MeterRegistry metrics) {
     this.registry = metrics;
@@ -144,14 +204,17 @@ public final class SnapshotService implements AutoCloseable {
   }
 
   private Answer answer(Query query) {
-    Chunk chunk = reader.read(query.chunk());
     String table = query.chunk().database() + "." + query.chunk().table();
-    if (!chunk.low().equals(chunk.high())) {
-      // MySQL: rows changed in (low, high] must be dropped with the buffer's log (docs/bootstrap.md §1); not built yet
-      throw new UnsupportedOperationException("snapshot of " + table + ": the source gives no exact snapshot position"
-          + " (MariaDB does); dropping rows changed inside the chunk's window is not built yet");
+    Chunk chunk = read(query.chunk(), table);
+    Scn scn;
+    try {
+      scn = snapshotScn(chunk.high(), query.since());
+    } catch (SubSequenceExhausted exhausted) {
+      // an idle source: 63 chunks at this H already. Move the log and read the chunk again at the new position
+      moveLog(chunk.high(), table);
+      chunk = read(query.chunk(), table);
+      scn = snapshotScn(chunk.high(), query.since()); // still exhausted when the log did not move: 503, asked again
     }
-    Scn scn = snapshotScn(chunk.high(), query.since());
     awaitLog(chunk.high(), table);
     progress.computeIfAbsent(table, t -> newProgress(query.chunk().database(), query.chunk().table())).read(chunk);
     Transaction window = null;
@@ -169,7 +232,7 @@ public final class SnapshotService implements AutoCloseable {
       LOG.info("snapshot of {}: last chunk read ({} rows in {} chunks)", table, progress.get(table).rows.get(),
           progress.get(table).chunks.get());
     }
-    return new Answer(window, scn, chunk.lastKey(), chunk.done(), chunk.rows().size());
+    return new Answer(window, scn, chunk.lastKey(), chunk.done(), chunk.rows().size(), chunk.schema());
   }
 
   /**
@@ -225,6 +288,7 @@ public final class SnapshotService implements AutoCloseable {
       super("63 snapshot windows already follow SCN " + high + ": waiting for the source's log to move", null, false,
           false);
     }
+
   }
 
   private static final class TableProgress {

@@ -75,6 +75,9 @@ public final class JdbcApplier implements BatchHandler {
   private final Counter rows;
   private final Counter skipped;
   private final Counter outageRetries;
+  /** Target rows of snapshot key ranges that the source no longer has (docs/bootstrap.md §5.3). */
+  private final Counter rangeDeletes;
+  private final RangeDeletion rangeDeletion = new RangeDeletion();
 
   /**
    * @param policy routing and conflict rules, or null for identity routing and {@code source-wins}
@@ -120,6 +123,7 @@ public final class JdbcApplier implements BatchHandler {
     this.rows = meters.counter("gridway.consumer.jdbc.rows");
     this.skipped = meters.counter("gridway.consumer.jdbc.skipped.windows");
     this.outageRetries = meters.counter("gridway.consumer.jdbc.target.retries");
+    this.rangeDeletes = meters.counter("gridway.consumer.jdbc.snapshot.range.deletes");
     meters.gauge("gridway.consumer.jdbc.degraded", degraded, b -> b.get() ? 1 : 0);
     if (config.origin() != null) {
       try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
@@ -260,6 +264,12 @@ public final class JdbcApplier implements BatchHandler {
             commitUpTo(tx, c, partition, micro, scn - 1, generation);
             done = Math.max(done, scn - 1);
             appliesTableWide = barrier.await(c, scn, partition);
+          }
+          if (w.snapshotRange() != null) { // with the chunk's rows and the checkpoint: exactly once (bootstrap.md §5.3)
+            int deleted = rangeDeletion.apply(tx, w, config.dialect(), statements);
+            if (deleted > 0) {
+              rangeDeletes.increment(deleted);
+            }
           }
           Savepoint windowStart = null;
           boolean replayable = true; // every change of this window applied so far can be applied again harmlessly
