@@ -75,11 +75,17 @@ class EvictedRecoveryIT {
 
         // pause both services; write until the oldest window the relay holds is after everything they can have seen
         workload.deletesKeyedRows = false;
-        long seen = relay.buffer().newestScn();
         signal("STOP", reseeding.process(), stopping.process());
+        // read after the stop: a window published between reading and stopping could be held by a paused consumer
+        long seen = relay.buffer().newestScn();
         workload.pauseMillis = 0;
+        // evicted once a window after theirs is gone: one published after `seen`, then the oldest held beyond it (the
+        // oldest merely passing `seen` could be the very window after it, which a consumer may hold)
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20)).until(() ->
+            Long.compareUnsigned(relay.buffer().newestScn(), seen) > 0);
+        long after = relay.buffer().newestScn();
         await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(50)).until(() ->
-            Long.compareUnsigned(relay.buffer().oldestScn(), seen) > 0);
+            Long.compareUnsigned(relay.buffer().oldestScn(), after) > 0);
         workload.pauseMillis = 20;
         long evictedWhilePaused = workload.transactions.get();
         signal("CONT", reseeding.process(), stopping.process());
