@@ -37,6 +37,10 @@ final class PerfOptions {
       + " min/median/max (default ${DEFAULT-VALUE})")
   int repeat;
 
+  @Option(names = "--warmup", defaultValue = "0.5", description = "share of each run's events before its steady-state"
+      + " window, in [0, 1) (default ${DEFAULT-VALUE}: the second half of every run is its steady window)")
+  double warmup;
+
   @Option(names = "--json", description = "also write the JSON result to this file")
   Path json;
 
@@ -45,6 +49,14 @@ final class PerfOptions {
 
   static final long QUICK_RECORDS = 3_000;
   static final long DEFAULT_RECORDS = 480_000;
+
+  /** {@code --warmup}, checked. */
+  double warmupShare() {
+    if (warmup < 0 || warmup >= 1) {
+      throw new IllegalArgumentException("--warmup: a share in [0, 1), not " + warmup);
+    }
+    return warmup;
+  }
 
   Workload workload() {
     long n = records != null ? records : quick ? QUICK_RECORDS : DEFAULT_RECORDS;

@@ -94,6 +94,9 @@ final class Report {
       }
       md.append('\n');
     }
+    if (runs.stream().anyMatch(r -> r.steady() != null)) {
+      steady(md);
+    }
     if (runs.stream().anyMatch(r -> r.latency() != null)) {
       md.append("## Latency (apply time − send time)\n\n| Configuration | target | transactions | p50 ms | p95 ms | p99 ms"
           + " | max ms |\n|---|---|---:|---:|---:|---:|---:|\n");
@@ -127,6 +130,27 @@ final class Report {
       md.append("\n").append(note).append('\n');
     }
     return md.toString();
+  }
+
+  /** The runs' steady-state windows (issue 24): the figures that compare a warm relay with a warm limit. */
+  private void steady(StringBuilder md) {
+    md.append("## Steady state (after the warm-up share of each run's events)\n\n| Stage | Configuration | warm-up share"
+        + " | window s | window events | rate ev/s | vCPUs | ev/s per vCPU | ratio to limit (steady) | ratio to limit (whole run)"
+        + " | load average at the window's end |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    for (RunResult r : runs) {
+      SteadyWindow w = r.steady();
+      if (!r.valid() || w == null) {
+        md.append(String.format(Locale.ROOT, "| %s | %s | | | | %s | | | | | |%n", r.stage(), r.configuration(),
+            r.valid() ? "no window (too short)" : "**invalid**"));
+        continue;
+      }
+      Double vcpus = w.vcpus();
+      md.append(String.format(Locale.ROOT, "| %s | %s | %.2f | %.2f | %,d | %,.0f | %s | %s | %s | %s | %s |%n", r.stage(),
+          r.configuration(), w.warmupShare(), w.seconds(), w.events(), w.eventsPerSec(), fmt(vcpus, "%.2f"),
+          fmt(vcpus == null || vcpus == 0 ? null : w.eventsPerSec() / vcpus, "%,.0f"), fmt(r.steadyRatio(), "%.2f"),
+          fmt(r.limitRatio(), "%.2f"), w.loadAverage()));
+    }
+    md.append('\n');
   }
 
   private static void whitepaper(StringBuilder md, String title, String setting, String[][] rows) {
