@@ -81,9 +81,11 @@ final class LatencyRun {
         ConsumerProcess c = consumer.consumer(0);
         cpu += c.cpuSeconds();
         RunResult.Latency latency = new RunResult.Latency(c.latency("p50") / 1e3, c.latency("p95") / 1e3,
-            c.latency("p99") / 1e3, c.latency("max") / 1e3, c.latency("samples"));
-        Workload steady = new Workload(written.transactions(), w.recordSize(), w.tables(), 1, PacedWriter.WRITERS, false);
-        return RunResult.valid("latency", config + String.format(Locale.ROOT, " (achieved %,.0f tx/s)", written.rate()), 2, 1,
+            c.latency("p99") / 1e3, c.latency("max") / 1e3, c.latency("samples"), rate, written.rate());
+        Workload steady = new Workload(written.transactions(), w.recordSize(), w.tables(), 1, PacedWriter.CONNECTIONS, false);
+        return RunResult.valid("latency", config + String.format(Locale.ROOT, " (achieved %,.0f tx/s on %d connections;"
+            + " mean insert+commit %.2f ms, %.1f %% sent > 1 ms late)", written.rate(), PacedWriter.CONNECTIONS,
+            written.roundTripMs(), written.lateShare() * 100), 2, 1,
             steady, written.transactions(), context.db().binlogBytes(from, end), written.seconds(), cpu, context.machine().cores())
             .withConsumers(1, targetName).withLatency(latency);
       }

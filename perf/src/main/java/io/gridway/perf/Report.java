@@ -98,12 +98,14 @@ final class Report {
       steady(md);
     }
     if (runs.stream().anyMatch(r -> r.latency() != null)) {
-      md.append("## Latency (apply time − send time)\n\n| Configuration | target | transactions | p50 ms | p95 ms | p99 ms"
-          + " | max ms |\n|---|---|---:|---:|---:|---:|---:|\n");
+      md.append("## Latency (apply time − send time)\n\n| Configuration | target | transactions | asked tx/s | achieved tx/s"
+          + " | p50 ms | p95 ms | p99 ms | max ms |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
       for (RunResult r : runs) {
         if (r.latency() != null) {
-          md.append(String.format(Locale.ROOT, "| %s | %s | %,d | %.1f | %.1f | %.1f | %.1f |%n", r.configuration(),
-              r.target(), r.latency().samples(), r.latency().p50(), r.latency().p95(), r.latency().p99(), r.latency().max()));
+          RunResult.Latency l = r.latency();
+          md.append(String.format(Locale.ROOT, "| %s | %s | %,d | %,.0f | %,.0f | %.1f | %.1f | %.1f | %.1f |%n",
+              r.configuration(), r.target(), l.samples(), l.askedPerSec(), l.achievedPerSec(), l.p50(), l.p95(), l.p99(),
+              l.max()));
         }
       }
       md.append('\n');

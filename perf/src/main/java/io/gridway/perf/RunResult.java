@@ -15,8 +15,11 @@ record RunResult(String stage, String configuration, int processes, int relays, 
     long records, int recordSize, long events, long binlogBytes, double durationSec, double cpuSeconds, int cores,
     boolean valid, String invalidReason, Double limitRatio, Latency latency, SteadyWindow steady, Double steadyRatio) {
 
-  /** Apply time minus send time, in milliseconds (latency runs only). */
-  record Latency(double p50, double p95, double p99, double max, long samples) {}
+  /**
+   * Apply time minus send time, in milliseconds (latency runs only), and the write rate asked and achieved
+   * (transactions/s; achieved = committed / time from the first due time to the last commit).
+   */
+  record Latency(double p50, double p95, double p99, double max, long samples, double askedPerSec, double achievedPerSec) {}
 
   static RunResult valid(String stage, String configuration, int processes, int relays, Workload w, long events,
       long binlogBytes, double durationSec, double cpuSeconds, int cores) {
@@ -113,6 +116,8 @@ record RunResult(String stage, String configuration, int processes, int relays, 
       ms.put("max", round(latency.max()));
       json.put("latencyMs", ms);
       json.put("latencySamples", latency.samples());
+      json.put("askedTxPerSec", round(latency.askedPerSec()));
+      json.put("achievedTxPerSec", round(latency.achievedPerSec()));
     }
     if (steady != null) {
       Map<String, Object> window = new LinkedHashMap<>();
