@@ -45,6 +45,8 @@ final class RawBinlogReader {
       if (event.getHeader().getEventType() == EventType.ROTATE) {
         String name = ((RotateEventData) event.getData()).getBinlogFilename();
         file.set(Long.parseLong(name.substring(name.lastIndexOf('.') + 1)));
+        // a ROTATE's next position is in the file it ends, not the one just set: it says nothing of the end
+        return;
       }
       if (event.getData() instanceof WriteRowsEventData w) {
         rows.addAndGet(w.getRows().size());
