@@ -34,6 +34,13 @@ final class Stage1Run {
     this.warmup = context.warmup();
   }
 
+  private String quarters = "";
+
+  /** Of the last {@link #relays} run: ev/s over each quarter of the load's events (SteadyWindow#quarters). */
+  String quarters() {
+    return quarters;
+  }
+
   /** Of the last {@link #relays} run: from starting the JVMs to the first fetcher connecting (not in its duration). */
   double startupSeconds() {
     return startupSeconds;
@@ -43,6 +50,7 @@ final class Stage1Run {
     String config = count == 1 ? "single relay, all tables" : count + " relays, tables split by include lists";
     long t0 = System.nanoTime();
     startupSeconds = 0;
+    quarters = "";
     try (RelayFleet fleet = RelayFleet.start(db, workload, loaded.start(), dir, "relay-" + count,
         new RelayFleet.Spec(count, 1, relayHeap));
         Progress progress = new Progress("stage1 R=" + count, workload.events(), System.err)) {
@@ -70,6 +78,7 @@ final class Stage1Run {
       }
       long end = System.nanoTime();
       progress.set(poll.published());
+      quarters = SteadyWindow.quarters(samples, workload.events());
       // the first relay's fetcher connecting: the whitepaper's "beginning timestamp"
       long first = fleet.allConnected() ? fleet.firstConnectedNanos() : t0;
       if (!fleet.allConnected()) {

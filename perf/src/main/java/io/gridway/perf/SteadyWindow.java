@@ -1,6 +1,7 @@
 package io.gridway.perf;
 
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The steady-state window of one measured run (issue 24 item 1): the run's progress is sampled as it goes
@@ -52,6 +53,29 @@ record SteadyWindow(double warmupShare, long events, double seconds, double cpuS
       }
     }
     return null;
+  }
+
+  /**
+   * The rate over each quarter of the run's events (between the first samples at or past 0, 25, 50, 75 % and the
+   * last sample), ev/s, "–" where a quarter had no two samples: whether the rate is flat where the window starts.
+   */
+  static String quarters(List<Sample> samples, long total) {
+    StringBuilder out = new StringBuilder();
+    for (int q = 0; q < 4; q++) {
+      Sample from = first(samples, q * total / 4.0);
+      Sample to = q == 3 ? (samples.isEmpty() ? null : samples.get(samples.size() - 1)) : first(samples, (q + 1) * total / 4.0);
+      out.append(q == 0 ? "" : ", ");
+      if (from == null || to == null || to.nanos() <= from.nanos()) {
+        out.append('–');
+      } else {
+        out.append(String.format(Locale.ROOT, "%,.0f", (to.events() - from.events()) * 1e9 / (to.nanos() - from.nanos())));
+      }
+    }
+    return out.toString();
+  }
+
+  private static Sample first(List<Sample> samples, double events) {
+    return samples.stream().filter(s -> s.events() >= events).findFirst().orElse(null);
   }
 
   double eventsPerSec() {

@@ -37,6 +37,15 @@ class SteadyWindowTest {
   }
 
   @Test
+  void quartersShowWhetherTheRateIsFlatWhereTheWindowStarts() {
+    List<SteadyWindow.Sample> samples = List.of(at(0, 0, 0), at(1, 100, 1), at(1.5, 300, 2), at(2, 500, 2.5),
+        at(2.5, 700, 3.0), at(3, 900, 3.5));
+
+    // quarter 1: 0 → 300 (the first ≥ 250) in 1.5 s; 2: 300 → 500; 3: 500 → 900 (the first ≥ 750); 4: 900 → the last
+    assertThat(SteadyWindow.quarters(samples, 1_000)).isEqualTo("200, 400, 400, –");
+  }
+
+  @Test
   void unknownCpuGivesNoVcpus() {
     SteadyWindow w = SteadyWindow.of(List.of(at(0, 600, -1), at(1, 900, -1)), 1_000, 0.5);
 
