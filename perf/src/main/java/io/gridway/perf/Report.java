@@ -142,22 +142,23 @@ final class Report {
   /** The runs' steady-state windows (issue 24): the figures that compare a warm relay with a warm limit. */
   private void steady(StringBuilder md) {
     md.append("## Steady state (after the warm-up share of each run's events)\n\n| Stage | Configuration | warm-up share"
-        + " | window s | window events | rate ev/s | vCPUs | ev/s per vCPU | ratio to limit (steady) | ratio to limit (whole run)"
-        + " | load average at the window's end |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+        + " | window s | window events | rate ev/s | vCPUs | ev/s per vCPU | ratio to limit (steady) | ratio per vCPU (steady)"
+        + " | ratio to limit (whole run) | load average at the window's end |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:"
+        + "|---:|---|\n");
     for (RunResult r : runs) {
       SteadyWindow w = r.steady();
       if (!WINDOWED.contains(r.stage())) {
         continue; // relay-read and the peer time a second, warm pass; latency records after its own warm-up
       }
       if (!r.valid() || w == null) {
-        md.append(String.format(Locale.ROOT, "| %s | %s | | | | %s | | | | | |%n", r.stage(), r.configuration(),
+        md.append(String.format(Locale.ROOT, "| %s | %s | | | | %s | | | | | | |%n", r.stage(), r.configuration(),
             r.valid() ? "no window (the run was too short for two samples past the warm-up share)" : "**invalid**"));
         continue;
       }
       Double vcpus = w.vcpus();
-      md.append(String.format(Locale.ROOT, "| %s | %s | %.2f | %.2f | %,d | %,.0f | %s | %s | %s | %s | %s |%n", r.stage(),
-          r.configuration(), w.warmupShare(), w.seconds(), w.events(), w.eventsPerSec(), fmt(vcpus, "%.2f"),
-          fmt(vcpus == null || vcpus == 0 ? null : w.eventsPerSec() / vcpus, "%,.0f"), fmt(r.steadyRatio(), "%.2f"),
+      md.append(String.format(Locale.ROOT, "| %s | %s | %.2f | %.2f | %,d | %,.0f | %s | %s | %s | %s | %s | %s |%n",
+          r.stage(), r.configuration(), w.warmupShare(), w.seconds(), w.events(), w.eventsPerSec(), fmt(vcpus, "%.2f"),
+          fmt(r.steadyEventsPerVcpu(), "%,.0f"), fmt(r.steadyRatio(), "%.2f"), fmt(r.steadyRatioPerVcpu(), "%.2f"),
           fmt(r.limitRatio(), "%.2f"), w.loadAverage()));
     }
     md.append('\n');

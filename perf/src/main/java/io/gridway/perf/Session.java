@@ -78,7 +78,12 @@ final class Session {
     RunResult rated = run.withLimitRatio(run.eventsPerSec() / limit.eventsPerSec());
     Double steady = run.steadyEventsPerSec();
     Double limitSteady = limit.steadyEventsPerSec();
-    return steady != null && limitSteady != null ? rated.withSteadyRatio(steady / limitSteady) : rated;
+    if (steady == null || limitSteady == null) {
+      return rated;
+    }
+    Double perVcpu = run.steadyEventsPerVcpu();
+    Double limitPerVcpu = limit.steadyEventsPerVcpu();
+    return rated.withSteadyRatio(steady / limitSteady, perVcpu == null || limitPerVcpu == null ? null : perVcpu / limitPerVcpu);
   }
 
   /** Waits (at most 2 min) until InnoDB has written the loaded pages back, so its I/O does not disturb the timing. */

@@ -69,10 +69,11 @@ class SteadyWindowTest {
 
     assertThat(rated.limitRatio()).isEqualTo(0.25);
     assertThat(rated.steadyRatio()).isEqualTo(0.8);
+    assertThat(rated.steadyRatioPerVcpu()).isEqualTo(0.8); // both used 1 vCPU in their windows
     @SuppressWarnings("unchecked")
     java.util.Map<String, Object> steady = (java.util.Map<String, Object>) rated.toJson().get("steady");
     assertThat(steady).containsEntry("warmupShare", 0.5).containsEntry("windowEvents", 480L).containsEntry("windowSec", 0.3)
-        .containsEntry("eventsPerSec", 1600.0).containsEntry("limitRatio", 0.8).containsEntry("loadAverage", "1.00, 1.00, 1.00");
+        .containsEntry("eventsPerSec", 1600.0).containsEntry("limitRatio", 0.8).containsEntry("limitRatioPerVcpu", 0.8).containsEntry("loadAverage", "1.00, 1.00, 1.00");
   }
 
   @Test
