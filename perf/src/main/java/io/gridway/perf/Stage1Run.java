@@ -23,6 +23,7 @@ final class Stage1Run {
   private final String relayHeap;
   private final double warmup;
   private double startupSeconds;
+  private String quarters = "";
 
   Stage1Run(RunContext context) {
     this.db = context.db();
@@ -33,8 +34,6 @@ final class Stage1Run {
     this.relayHeap = context.relayHeap();
     this.warmup = context.warmup();
   }
-
-  private String quarters = "";
 
   /** Of the last {@link #relays} run: ev/s over each quarter of the load's events (SteadyWindow#quarters). */
   String quarters() {
