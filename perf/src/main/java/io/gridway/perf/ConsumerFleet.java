@@ -120,6 +120,67 @@ final class ConsumerFleet implements AutoCloseable {
     return processes.stream().mapToDouble(ConsumerProcess::cpuSeconds).sum();
   }
 
+  /**
+   * After {@link #done()}: the steady window of the fleet's applied events (SteadyWindow). It starts once every
+   * consumer has applied the warm-up share of its own events (a STATUS sample each; the latest of them) and ends
+   * with the last batch any consumer applied; events in it are every consumer's final count less its count at the
+   * start (its latest sample at or before the start). CPU: the consumers' over the window plus {@code relayCpu}'s
+   * (the relays' CPU trace, time in epoch µs × 1000) between the same moments. Null when a consumer had no sample
+   * past its warm-up share before its end (a run too short).
+   */
+  SteadyWindow steady(double warmup, List<SteadyWindow.Sample> relayCpu) {
+    long start = Long.MIN_VALUE;
+    long end = 0;
+    List<List<SteadyWindow.Sample>> all = new ArrayList<>();
+    for (ConsumerProcess p : processes) {
+      List<SteadyWindow.Sample> samples = p.samples();
+      SteadyWindow.Sample last = samples.get(samples.size() - 1);
+      SteadyWindow.Sample mark = samples.stream().filter(x -> x.events() >= warmup * last.events()).findFirst().orElseThrow();
+      if (mark == last) {
+        return null;
+      }
+      start = Math.max(start, mark.nanos());
+      end = Math.max(end, last.nanos());
+      all.add(samples);
+    }
+    long events = 0;
+    double cpu = 0;
+    for (List<SteadyWindow.Sample> samples : all) {
+      SteadyWindow.Sample last = samples.get(samples.size() - 1);
+      SteadyWindow.Sample atStart = samples.get(0);
+      for (SteadyWindow.Sample x : samples) {
+        if (x.nanos() <= start) {
+          atStart = x;
+        }
+      }
+      events += last.events() - atStart.events();
+      cpu += last.cpuSeconds() - atStart.cpuSeconds();
+    }
+    double relay = cpuBetween(relayCpu, start, end);
+    if (end <= start || events <= 0) {
+      return null;
+    }
+    return new SteadyWindow(warmup, events, (end - start) / 1e9, relay < 0 ? -1 : cpu + relay, Machine.loadAverage());
+  }
+
+  /** CPU seconds of a trace between two moments (the samples nearest each), or −1 without two samples. */
+  private static double cpuBetween(List<SteadyWindow.Sample> trace, long from, long to) {
+    if (trace.size() < 2) {
+      return -1;
+    }
+    SteadyWindow.Sample a = trace.get(0);
+    SteadyWindow.Sample b = trace.get(0);
+    for (SteadyWindow.Sample x : trace) {
+      if (Math.abs(x.nanos() - from) < Math.abs(a.nanos() - from)) {
+        a = x;
+      }
+      if (Math.abs(x.nanos() - to) < Math.abs(b.nanos() - to)) {
+        b = x;
+      }
+    }
+    return b.nanos() > a.nanos() ? b.cpuSeconds() - a.cpuSeconds() : -1;
+  }
+
   ConsumerProcess consumer(int c) {
     return processes.get(c);
   }

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * One consumer as a separate JVM running {@link PerfConsumerMain} (the consumer library, the service's
@@ -26,6 +27,8 @@ final class ConsumerProcess implements AutoCloseable {
   private volatile long events;
   private volatile Map<String, String> result; // null before RESULT
   private volatile String failure; // null unless FAILED was printed
+  // STATUS lines as steady-window samples, time in epoch µs × 1000 (comparable across processes)
+  private final List<SteadyWindow.Sample> samples = new CopyOnWriteArrayList<>();
 
   private ConsumerProcess(Process process, Path log) {
     this.process = process;
@@ -49,8 +52,13 @@ final class ConsumerProcess implements AutoCloseable {
         PrintWriter out = new PrintWriter(Files.newBufferedWriter(log, StandardCharsets.UTF_8), true)) {
       for (String line = in.readLine(); line != null; line = in.readLine()) {
         if (line.startsWith("STATUS ")) {
-          events = Long.parseLong(fields(line).get("events"));
-          continue; // five lines a second: not worth the log
+          Map<String, String> fields = fields(line);
+          events = Long.parseLong(fields.get("events"));
+          if (fields.containsKey("now")) {
+            samples.add(new SteadyWindow.Sample(Long.parseLong(fields.get("now")) * 1000, events,
+                Double.parseDouble(fields.get("cpu"))));
+          }
+          continue; // ten lines a second: not worth the log
         }
         out.println(line);
         if (line.equals("STARTED")) {
@@ -128,6 +136,16 @@ final class ConsumerProcess implements AutoCloseable {
   /** Epoch µs of the last batch applied. */
   long lastMicros() {
     return Long.parseLong(result.get("last"));
+  }
+
+  /**
+   * After {@link #done()}: the STATUS samples, then the end (the last batch applied, every event, the CPU at
+   * the RESULT), time in epoch µs × 1000.
+   */
+  List<SteadyWindow.Sample> samples() {
+    List<SteadyWindow.Sample> all = new ArrayList<>(samples);
+    all.add(new SteadyWindow.Sample(lastMicros() * 1000, events, Double.parseDouble(result.get("cpuEnd"))));
+    return all;
   }
 
   /** CPU seconds from the first batch to the end (JVM start-up and connecting excluded). */

@@ -64,7 +64,8 @@ final class E2eRun {
       try (RelayFleet fleet = RelayFleet.start(context.db(), w, context.loaded().start(), context.dir(), name + "-relay",
           new RelayFleet.Spec(relays, partitions, context.relayHeap(), ports));
           Progress progress = new Progress("e2e R=" + relays + " C=" + consumers + " " + targetName, w.events(), System.err)) {
-        String problem = FleetWait.await(fleetC, fleet, w.events(), FleetWait.timeoutFor(w.events()), progress);
+        List<SteadyWindow.Sample> relayTrace = new ArrayList<>();
+        String problem = FleetWait.await(fleetC, fleet, w.events(), FleetWait.timeoutFor(w.events()), progress, relayTrace);
         double relayCpu = fleet.cpuSinceConnected();
         if (problem != null) {
           return RunResult.invalid("e2e", config, processes, relays, w, fleetC.events(), (System.nanoTime() - t0) / 1e9,
@@ -87,7 +88,7 @@ final class E2eRun {
               missing).withConsumers(consumers, targetName);
         }
         return RunResult.valid("e2e", config, processes, relays, w, events, context.loaded().binlogBytes(), seconds, cpu,
-            context.machine().cores()).withConsumers(consumers, targetName);
+            context.machine().cores()).withConsumers(consumers, targetName).withSteady(fleetC.steady(context.warmup(), relayTrace));
       }
     }
   }

@@ -2,6 +2,8 @@ package io.gridway.perf;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The wait of stage 2, end-to-end and latency runs: polls the consumers (their output) and the relays
@@ -17,8 +19,18 @@ final class FleetWait {
   /** @return null when every consumer completed, else the reason the run is invalid */
   static String await(ConsumerFleet consumers, RelayFleet relays, long expected, Duration timeout, Progress progress)
       throws IOException, InterruptedException {
+    return await(consumers, relays, expected, timeout, progress, new ArrayList<>());
+  }
+
+  /**
+   * As above, and adds the relays' CPU seconds at every poll to {@code relayCpu} (time in epoch µs × 1000,
+   * comparable with the consumers' samples) for the steady window.
+   */
+  static String await(ConsumerFleet consumers, RelayFleet relays, long expected, Duration timeout, Progress progress,
+      List<SteadyWindow.Sample> relayCpu) throws IOException, InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!consumers.done()) {
+      relayCpu.add(new SteadyWindow.Sample(Micros.now() * 1000, 0, relays.cpuNow()));
       String problem = consumers.problem();
       if (problem == null) {
         problem = relays.problem();
@@ -33,6 +45,7 @@ final class FleetWait {
       }
       Thread.sleep(POLL_MILLIS); // a harness polling processes, not a test waiting
     }
+    relayCpu.add(new SteadyWindow.Sample(Micros.now() * 1000, 0, relays.cpuNow()));
     progress.set(consumers.events());
     return null;
   }

@@ -55,7 +55,7 @@ final class LatencyCommand implements Callable<Integer> {
   }
 
   static final String NOTE = "Latency: the writer stamps every row's `sent_us` with its wall-clock send time (epoch µs) just"
-      + " before executing the insert (autocommit: one row, one transaction; 4 writer connections paced to the rate); the"
+      + " before executing the insert (autocommit: one row, one transaction; " + PacedWriter.CONNECTIONS + " writer connections take the next due transaction from one schedule); the"
       + " consumer JVM decodes every event and records apply time − sent_us after the applier returned, in a log-linear"
       + " histogram (≤ 3 % high). It includes the commit, the binlog read, the relay's buffer, the pull (long-poll"
       + " or stream), the consumer's batching (maxWait 5 ms) and the apply. The relay and consumer JVMs start before the"

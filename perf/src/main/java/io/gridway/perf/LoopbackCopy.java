@@ -9,6 +9,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The loopback limit ("limit-loopback"): {@code bytes} bytes (the load's binlog size) written by one
@@ -19,12 +20,15 @@ import java.util.concurrent.CompletableFuture;
 final class LoopbackCopy {
   private static final int CHUNK = 1 << 20;
 
-  record Copy(long bytes, double seconds, double cpuSeconds) {}
+  /** The steady window is in bytes here; {@link Limits} scales it to the load's events. */
+  record Copy(long bytes, double seconds, double cpuSeconds, SteadyWindow.Sample mark, SteadyWindow.Sample last) {}
 
-  Copy copy(long bytes) throws IOException {
+  /** Copies {@code bytes}; notes time and CPU when the reader has {@code markBytes} (the steady window's start). */
+  Copy copy(long bytes, long markBytes) throws IOException {
     try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.INET)) {
       server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-      CompletableFuture<Long> reader = CompletableFuture.supplyAsync(() -> drain(server));
+      AtomicReference<SteadyWindow.Sample> mark = new AtomicReference<>();
+      CompletableFuture<Long> reader = CompletableFuture.supplyAsync(() -> drain(server, markBytes, mark));
       double cpu = ProcCpu.self();
       long t0 = System.nanoTime();
       try (SocketChannel out = SocketChannel.open(server.getLocalAddress())) {
@@ -37,18 +41,22 @@ final class LoopbackCopy {
         }
       }
       long read = reader.join();
-      double seconds = (System.nanoTime() - t0) / 1e9;
-      return new Copy(read, seconds, ProcCpu.self() - cpu);
+      long t1 = System.nanoTime();
+      double cpu1 = ProcCpu.self();
+      return new Copy(read, (t1 - t0) / 1e9, cpu1 - cpu, mark.get(), new SteadyWindow.Sample(t1, read, cpu1));
     }
   }
 
-  private static long drain(ServerSocketChannel server) {
+  private static long drain(ServerSocketChannel server, long markBytes, AtomicReference<SteadyWindow.Sample> mark) {
     try (SocketChannel in = server.accept()) {
       ByteBuffer buffer = ByteBuffer.allocateDirect(CHUNK);
       long total = 0;
       for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
         total += n;
         buffer.clear();
+        if (total >= markBytes && mark.get() == null) {
+          mark.set(new SteadyWindow.Sample(System.nanoTime(), total, ProcCpu.self()));
+        }
       }
       return total;
     } catch (IOException e) {

@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <pre>
  * STARTED
- * STATUS events=N first=µs last=µs                       every 200 ms
+ * STATUS events=N first=µs last=µs now=µs cpu=s          every 100 ms (now, cpu: when it was printed)
  * RESULT events=N first=µs last=µs cpuFirst=s cpuEnd=s samples=… p50=… p95=… p99=… max=…
  * FAILED reason                                           a partition FAILED or its SCN was evicted; exit 1
  * </pre>
@@ -86,10 +86,12 @@ public final class PerfConsumerMain {
         System.exit(0);
       }
       if (System.nanoTime() > nextStatus) {
-        System.out.println("STATUS events=" + handler.events() + " first=" + handler.firstMicros() + " last="
-            + handler.lastMicros());
+        // the events first, then the clock and CPU: the sample never claims events not yet applied at its time
+        long events = handler.events();
+        System.out.println("STATUS events=" + events + " first=" + handler.firstMicros() + " last="
+            + handler.lastMicros() + " now=" + Micros.now() + " cpu=" + ProcCpu.self());
         System.out.flush();
-        nextStatus = System.nanoTime() + 200_000_000L;
+        nextStatus = System.nanoTime() + 100_000_000L; // the steady window's samples: ten a second
       }
       Thread.sleep(5); // the end is read from the checkpoints; the duration from the handler's own clock
     }

@@ -25,9 +25,14 @@ final class RawBinlogReader {
     this.db = db;
   }
 
-  record Read(long rows, double seconds, double cpuSeconds) {}
+  /**
+   * @param mark the progress when the rows first reached the warm-up mark (null when they never did)
+   * @param last the progress at the end of the read
+   */
+  record Read(long rows, double seconds, double cpuSeconds, SteadyWindow.Sample mark, SteadyWindow.Sample last) {}
 
-  Read read(BinlogPosition start, BinlogPosition end, int serverId) throws IOException {
+  /** Reads the range; notes time and CPU when {@code markRows} rows have been read (the steady window's start). */
+  Read read(BinlogPosition start, BinlogPosition end, int serverId, long markRows) throws IOException {
     BinaryLogClient client = new BinaryLogClient(db.host(), db.port(), db.replicationUser(), db.replicationPassword());
     client.setServerId(serverId);
     client.setKeepAlive(false);
@@ -35,10 +40,13 @@ final class RawBinlogReader {
     client.setBinlogPosition(start.offset());
     AtomicLong rows = new AtomicLong();
     AtomicLong file = new AtomicLong(start.fileIndex());
+    SteadyWindow.Sample[] mark = new SteadyWindow.Sample[1]; // written and read on this thread (connect() runs the listener)
     client.registerEventListener(event -> {
       if (event.getHeader().getEventType() == EventType.ROTATE) {
         String name = ((RotateEventData) event.getData()).getBinlogFilename();
         file.set(Long.parseLong(name.substring(name.lastIndexOf('.') + 1)));
+        // a ROTATE's next position is in the file it ends, not the one just set: it says nothing of the end
+        return;
       }
       if (event.getData() instanceof WriteRowsEventData w) {
         rows.addAndGet(w.getRows().size());
@@ -46,6 +54,9 @@ final class RawBinlogReader {
         rows.addAndGet(u.getRows().size());
       } else if (event.getData() instanceof DeleteRowsEventData d) {
         rows.addAndGet(d.getRows().size());
+      }
+      if (mark[0] == null && rows.get() >= markRows) {
+        mark[0] = new SteadyWindow.Sample(System.nanoTime(), rows.get(), ProcCpu.self());
       }
       long next = ((EventHeaderV4) event.getHeader()).getNextPosition();
       if (file.get() > end.fileIndex() || (file.get() == end.fileIndex() && next >= end.offset())) {
@@ -59,7 +70,8 @@ final class RawBinlogReader {
     double cpu = ProcCpu.self();
     long t0 = System.nanoTime();
     client.connect(); // reads on this thread until the listener disconnects at the end position
-    double seconds = (System.nanoTime() - t0) / 1e9;
-    return new Read(rows.get(), seconds, ProcCpu.self() - cpu);
+    long t1 = System.nanoTime();
+    double cpu1 = ProcCpu.self();
+    return new Read(rows.get(), (t1 - t0) / 1e9, cpu1 - cpu, mark[0], new SteadyWindow.Sample(t1, rows.get(), cpu1));
   }
 }

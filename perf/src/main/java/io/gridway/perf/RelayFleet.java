@@ -52,8 +52,11 @@ final class RelayFleet implements AutoCloseable {
     }
   }
 
-  /** One look at every relay: events published in total, whether each holds its share, or why the run is invalid. */
-  record Poll(long published, boolean complete, String invalidReason) {}
+  /**
+   * One look at every relay: events published in total, whether each holds its share, or why the run is
+   * invalid; {@code answered} when every relay answered (only then is {@code published} the fleet's total).
+   */
+  record Poll(long published, boolean complete, String invalidReason, boolean answered) {}
 
   private final List<RelayProcess> processes = new ArrayList<>();
   private final long[] expected;
@@ -127,20 +130,22 @@ final class RelayFleet implements AutoCloseable {
   Poll poll(BinlogPosition end) throws IOException, InterruptedException {
     long published = 0;
     boolean complete = true;
+    boolean answered = true;
     for (int r = 0; r < processes.size(); r++) {
       RelayProcess p = processes.get(r);
       if (!p.isAlive()) {
-        return new Poll(published, false, "relay " + r + " exited with " + p.exitCode() + " (log " + p.log() + ")");
+        return new Poll(published, false, "relay " + r + " exited with " + p.exitCode() + " (log " + p.log() + ")", false);
       }
       RelayProcess.Status s = p.statusOrNull();
       if (s == null) {
         complete &= done[r];
+        answered = false;
         continue; // a busy relay (or machine) did not answer in time: ask again at the next poll
       }
       published += s.eventsPublished();
       if (s.windowsEvicted() > 0) {
         return new Poll(published, false, "relay " + r + " fell off its buffer: it evicted " + s.windowsEvicted()
-            + " windows (" + capacityMiB + " MiB did not hold the load)");
+            + " windows (" + capacityMiB + " MiB did not hold the load)", false);
       }
       if (!done[r] && (Long.compareUnsigned(s.processedScn(), end.scn().value()) >= 0 || s.eventsPublished() >= expected[r])) {
         done[r] = true;
@@ -148,7 +153,7 @@ final class RelayFleet implements AutoCloseable {
       }
       complete &= done[r];
     }
-    return new Poll(published, complete, null);
+    return new Poll(published, complete, null, answered);
   }
 
   /** Events the relays' buffers hold now (the sum of {@code eventsPublished}). */

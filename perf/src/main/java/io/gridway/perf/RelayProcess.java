@@ -43,8 +43,16 @@ final class RelayProcess implements AutoCloseable {
     pump.start();
   }
 
+  /**
+   * Extra options of every relay JVM, split on spaces — the profiling hook (README, "Profiling a relay"), e.g.
+   * {@code GRIDWAY_PERF_RELAY_OPTS='-XX:StartFlightRecording=filename=/tmp/relay.jfr,settings=profile'}.
+   */
+  static final String OPTIONS_ENV = "GRIDWAY_PERF_RELAY_OPTS";
+
   static RelayProcess start(Path config, Path log, String heap) throws IOException {
-    return new RelayProcess(Jvm.start(heap, "io.gridway.relay.RelayMain", List.of(config.toString())), log);
+    String extra = System.getenv(OPTIONS_ENV);
+    List<String> options = extra == null || extra.isBlank() ? List.of() : List.of(extra.trim().split("\\s+"));
+    return new RelayProcess(Jvm.start(heap, options, "io.gridway.relay.RelayMain", List.of(config.toString())), log);
   }
 
   /** Copies the output to the log; notes the first "connected to" (or, after a lost first attempt, "reconnected to"). */

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The report of one perf command: Markdown in the whitepaper's columns (plus the ratio to the limit
@@ -94,13 +95,18 @@ final class Report {
       }
       md.append('\n');
     }
+    if (runs.stream().anyMatch(r -> WINDOWED.contains(r.stage()))) {
+      steady(md);
+    }
     if (runs.stream().anyMatch(r -> r.latency() != null)) {
-      md.append("## Latency (apply time − send time)\n\n| Configuration | target | transactions | p50 ms | p95 ms | p99 ms"
-          + " | max ms |\n|---|---|---:|---:|---:|---:|---:|\n");
+      md.append("## Latency (apply time − send time)\n\n| Configuration | target | transactions | asked tx/s | achieved tx/s"
+          + " | p50 ms | p95 ms | p99 ms | max ms |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
       for (RunResult r : runs) {
         if (r.latency() != null) {
-          md.append(String.format(Locale.ROOT, "| %s | %s | %,d | %.1f | %.1f | %.1f | %.1f |%n", r.configuration(),
-              r.target(), r.latency().samples(), r.latency().p50(), r.latency().p95(), r.latency().p99(), r.latency().max()));
+          RunResult.Latency l = r.latency();
+          md.append(String.format(Locale.ROOT, "| %s | %s | %,d | %,.0f | %,.0f | %.1f | %.1f | %.1f | %.1f |%n",
+              r.configuration(), r.target(), l.samples(), l.askedPerSec(), l.achievedPerSec(), l.p50(), l.p95(), l.p99(),
+              l.max()));
         }
       }
       md.append('\n');
@@ -127,6 +133,35 @@ final class Report {
       md.append("\n").append(note).append('\n');
     }
     return md.toString();
+  }
+
+  /** The stages whose runs carry a steady window (SteadyWindow). */
+  private static final Set<String> WINDOWED = Set.of("limit-binlog", "limit-loopback", "stage1",
+      "stage2", "e2e");
+
+  /** The runs' steady-state windows (issue 24): the figures that compare a warm relay with a warm limit. */
+  private void steady(StringBuilder md) {
+    md.append("## Steady state (after the warm-up share of each run's events)\n\n| Stage | Configuration | warm-up share"
+        + " | window s | window events | rate ev/s | vCPUs | ev/s per vCPU | ratio to limit (steady) | ratio per vCPU (steady)"
+        + " | ratio to limit (whole run) | load average at the window's end |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:"
+        + "|---:|---|\n");
+    for (RunResult r : runs) {
+      SteadyWindow w = r.steady();
+      if (!WINDOWED.contains(r.stage())) {
+        continue; // relay-read and the peer time a second, warm pass; latency records after its own warm-up
+      }
+      if (!r.valid() || w == null) {
+        md.append(String.format(Locale.ROOT, "| %s | %s | | | | %s | | | | | | |%n", r.stage(), r.configuration(),
+            r.valid() ? "no window (the run was too short for two samples past the warm-up share)" : "**invalid**"));
+        continue;
+      }
+      Double vcpus = w.vcpus();
+      md.append(String.format(Locale.ROOT, "| %s | %s | %.2f | %.2f | %,d | %,.0f | %s | %s | %s | %s | %s | %s |%n",
+          r.stage(), r.configuration(), w.warmupShare(), w.seconds(), w.events(), w.eventsPerSec(), fmt(vcpus, "%.2f"),
+          fmt(r.steadyEventsPerVcpu(), "%,.0f"), fmt(r.steadyRatio(), "%.2f"), fmt(r.steadyRatioPerVcpu(), "%.2f"),
+          fmt(r.limitRatio(), "%.2f"), w.loadAverage()));
+    }
+    md.append('\n');
   }
 
   private static void whitepaper(StringBuilder md, String title, String setting, String[][] rows) {

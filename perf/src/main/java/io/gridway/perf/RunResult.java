@@ -7,41 +7,75 @@ import java.util.Map;
  * One measured run in issue 8 §8's shape. A run is either valid (a rate) or invalid with a reason (no
  * rate: {@link #eventsPerSec()} and the figures derived from it are then null in the JSON).
  * {@code cpuLoad} and {@code vcpus} follow the whitepaper: CPU seconds of the measured processes /
- * (duration × cores), and CPU seconds / duration.
+ * (duration × cores), and CPU seconds / duration. These whole-run figures include the cold start;
+ * {@code steady} is the same run's steady-state window ({@link SteadyWindow}, null when the run was too
+ * short) and {@code steadyRatio} its rate over the same-run limit's steady rate.
  */
 record RunResult(String stage, String configuration, int processes, int relays, int consumers, String target,
     long records, int recordSize, long events, long binlogBytes, double durationSec, double cpuSeconds, int cores,
-    boolean valid, String invalidReason, Double limitRatio, Latency latency) {
+    boolean valid, String invalidReason, Double limitRatio, Latency latency, SteadyWindow steady, Double steadyRatio,
+    Double steadyRatioPerVcpu) {
 
-  /** Apply time minus send time, in milliseconds (latency runs only). */
-  record Latency(double p50, double p95, double p99, double max, long samples) {}
+  /**
+   * Apply time minus send time, in milliseconds (latency runs only), and the write rate asked and achieved
+   * (transactions/s; achieved = committed / time from the first due time to the last commit).
+   */
+  record Latency(double p50, double p95, double p99, double max, long samples, double askedPerSec, double achievedPerSec) {}
 
   static RunResult valid(String stage, String configuration, int processes, int relays, Workload w, long events,
       long binlogBytes, double durationSec, double cpuSeconds, int cores) {
     return new RunResult(stage, configuration, processes, relays, 0, "null", w.records(), w.recordSize(), events,
-        binlogBytes, durationSec, cpuSeconds, cores, true, null, null, null);
+        binlogBytes, durationSec, cpuSeconds, cores, true, null, null, null, null, null, null);
   }
 
   static RunResult invalid(String stage, String configuration, int processes, int relays, Workload w, long events,
       double durationSec, double cpuSeconds, int cores, String reason) {
     return new RunResult(stage, configuration, processes, relays, 0, "null", w.records(), w.recordSize(), events, 0,
-        durationSec, cpuSeconds, cores, false, reason, null, null);
+        durationSec, cpuSeconds, cores, false, reason, null, null, null, null, null);
   }
 
   RunResult withLimitRatio(Double ratio) {
     return new RunResult(stage, configuration, processes, relays, consumers, target, records, recordSize, events,
-        binlogBytes, durationSec, cpuSeconds, cores, valid, invalidReason, ratio, latency);
+        binlogBytes, durationSec, cpuSeconds, cores, valid, invalidReason, ratio, latency, steady, steadyRatio, steadyRatioPerVcpu);
   }
 
   /** The same run with its consumer count and target ("null", "postgres", "mariadb"). */
   RunResult withConsumers(int newConsumers, String newTarget) {
     return new RunResult(stage, configuration, processes, relays, newConsumers, newTarget, records, recordSize, events,
-        binlogBytes, durationSec, cpuSeconds, cores, valid, invalidReason, limitRatio, latency);
+        binlogBytes, durationSec, cpuSeconds, cores, valid, invalidReason, limitRatio, latency, steady, steadyRatio, steadyRatioPerVcpu);
   }
 
   RunResult withLatency(Latency newLatency) {
     return new RunResult(stage, configuration, processes, relays, consumers, target, records, recordSize, events,
-        binlogBytes, durationSec, cpuSeconds, cores, valid, invalidReason, limitRatio, newLatency);
+        binlogBytes, durationSec, cpuSeconds, cores, valid, invalidReason, limitRatio, newLatency, steady, steadyRatio, steadyRatioPerVcpu);
+  }
+
+  /** The same run with its steady-state window (null: too short to have one). */
+  RunResult withSteady(SteadyWindow window) {
+    return new RunResult(stage, configuration, processes, relays, consumers, target, records, recordSize, events,
+        binlogBytes, durationSec, cpuSeconds, cores, valid, invalidReason, limitRatio, latency, window, steadyRatio, steadyRatioPerVcpu);
+  }
+
+  /**
+   * The same run with the ratio of its steady window's rate to the limit's steady window's rate in the same run,
+   * and the same ratio per vCPU (events per CPU second of each): on a shared machine the two get different CPU
+   * shares at different moments, and the per-vCPU ratio compares only what each costs.
+   */
+  RunResult withSteadyRatio(Double ratio, Double perVcpu) {
+    return new RunResult(stage, configuration, processes, relays, consumers, target, records, recordSize, events,
+        binlogBytes, durationSec, cpuSeconds, cores, valid, invalidReason, limitRatio, latency, steady, ratio, perVcpu);
+  }
+
+  /** Events per CPU second of the steady window, or null. */
+  Double steadyEventsPerVcpu() {
+    Double rate = steadyEventsPerSec();
+    Double vcpus = steady == null ? null : steady.vcpus();
+    return rate == null || vcpus == null || vcpus == 0 ? null : rate / vcpus;
+  }
+
+  /** Events/s of the steady window, or null (invalid run, or no window). */
+  Double steadyEventsPerSec() {
+    return valid && steady != null ? steady.eventsPerSec() : null;
   }
 
   Double eventsPerSec() {
@@ -94,6 +128,23 @@ record RunResult(String stage, String configuration, int processes, int relays, 
       ms.put("max", round(latency.max()));
       json.put("latencyMs", ms);
       json.put("latencySamples", latency.samples());
+      json.put("askedTxPerSec", round(latency.askedPerSec()));
+      json.put("achievedTxPerSec", round(latency.achievedPerSec()));
+    }
+    if (steady != null) {
+      Map<String, Object> window = new LinkedHashMap<>();
+      window.put("warmupShare", steady.warmupShare());
+      window.put("windowSec", round(steady.seconds()));
+      window.put("windowEvents", steady.events());
+      window.put("eventsPerSec", round(steadyEventsPerSec()));
+      window.put("cpuSeconds", steady.cpuSeconds() >= 0 ? round(steady.cpuSeconds()) : null);
+      window.put("vcpus", round(steady.vcpus()));
+      window.put("limitRatio", round(steadyRatio));
+      window.put("limitRatioPerVcpu", round(steadyRatioPerVcpu));
+      window.put("loadAverage", steady.loadAverage());
+      json.put("steady", window);
+    } else {
+      json.put("steady", null);
     }
     json.put("configuration", configuration);
     json.put("processes", processes);

@@ -28,7 +28,8 @@ final class Session {
     try (SourceDb db = options.openSource()) {
       LoadCommand.Loaded loaded = LoadCommand.load(db, workload, report);
       quiesce(db);
-      body.measure(new RunContext(db, workload, loaded, machine, dir, grid.relayHeap, grid.consumerHeap), report);
+      body.measure(new RunContext(db, workload, loaded, machine, dir, grid.relayHeap, grid.consumerHeap,
+          options.warmupShare()), report);
     }
     if (options.repeat > 1) {
       Repeats.summarise(report);
@@ -62,9 +63,27 @@ final class Session {
     }
   }
 
-  /** Adds {@code run} with its ratio to {@code limit} (when both are valid). */
+  /**
+   * Adds {@code run} with its ratio to {@code limit} (when both are valid), and the ratio of their steady
+   * windows (when both have one: like is compared with like, warm with warm).
+   */
   static void addWithRatio(Report report, RunResult run, RunResult limit) {
-    report.add(limit.valid() && run.valid() ? run.withLimitRatio(run.eventsPerSec() / limit.eventsPerSec()) : run);
+    report.add(withRatios(run, limit));
+  }
+
+  static RunResult withRatios(RunResult run, RunResult limit) {
+    if (!limit.valid() || !run.valid()) {
+      return run;
+    }
+    RunResult rated = run.withLimitRatio(run.eventsPerSec() / limit.eventsPerSec());
+    Double steady = run.steadyEventsPerSec();
+    Double limitSteady = limit.steadyEventsPerSec();
+    if (steady == null || limitSteady == null) {
+      return rated;
+    }
+    Double perVcpu = run.steadyEventsPerVcpu();
+    Double limitPerVcpu = limit.steadyEventsPerVcpu();
+    return rated.withSteadyRatio(steady / limitSteady, perVcpu == null || limitPerVcpu == null ? null : perVcpu / limitPerVcpu);
   }
 
   /** Waits (at most 2 min) until InnoDB has written the loaded pages back, so its I/O does not disturb the timing. */

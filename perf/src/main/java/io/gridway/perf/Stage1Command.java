@@ -67,6 +67,8 @@ final class Stage1Command implements Callable<Integer> {
       report.note(String.format(Locale.ROOT, "stage1 R=%d: %.2f s from starting the relay JVMs to the first fetcher"
           + " logging that it connected (JVM start-up, config; not in the duration nor the CPU seconds).", r,
           stage.startupSeconds()));
+      report.note(String.format(Locale.ROOT, "stage1 R=%d: ev/s over each quarter of the load's events (from the"
+          + " relays' polled counts; the steady window is the second half): %s.", r, stage.quarters()));
       Session.addWithRatio(report, run, limit);
     }
   }

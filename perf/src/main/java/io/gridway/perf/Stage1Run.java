@@ -2,12 +2,15 @@ package io.gridway.perf;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Stage 1 on one loaded binlog: R relay JVMs ({@link RelayFleet}; relay r of R serves the tables t with
  * t % R == r, so R relays each read the whole binlog and publish a third (R=3) of it, as the whitepaper's
  * rows 4–5 split tables by fetch policy), timed from the first fetcher connecting until every relay holds
- * its share. Single-threaded; one instance per load.
+ * its share; the steady window is read from the polls of the relays' published counts (the first at or
+ * past the warm-up share to the last before the load was complete). Single-threaded; one instance per load.
  */
 final class Stage1Run {
   private static final Duration POLL = Duration.ofMillis(50);
@@ -18,7 +21,9 @@ final class Stage1Run {
   private final Machine machine;
   private final Path dir;
   private final String relayHeap;
+  private final double warmup;
   private double startupSeconds;
+  private String quarters = "";
 
   Stage1Run(RunContext context) {
     this.db = context.db();
@@ -27,6 +32,12 @@ final class Stage1Run {
     this.machine = context.machine();
     this.dir = context.dir();
     this.relayHeap = context.relayHeap();
+    this.warmup = context.warmup();
+  }
+
+  /** Of the last {@link #relays} run: ev/s over each quarter of the load's events (SteadyWindow#quarters). */
+  String quarters() {
+    return quarters;
   }
 
   /** Of the last {@link #relays} run: from starting the JVMs to the first fetcher connecting (not in its duration). */
@@ -38,12 +49,20 @@ final class Stage1Run {
     String config = count == 1 ? "single relay, all tables" : count + " relays, tables split by include lists";
     long t0 = System.nanoTime();
     startupSeconds = 0;
+    quarters = "";
     try (RelayFleet fleet = RelayFleet.start(db, workload, loaded.start(), dir, "relay-" + count,
         new RelayFleet.Spec(count, 1, relayHeap));
         Progress progress = new Progress("stage1 R=" + count, workload.events(), System.err)) {
       long deadline = t0 + Duration.ofSeconds(Math.max(120, workload.events() / 2_000)).toNanos();
+      // the steady window's samples: every poll that every relay answered before the load was complete (the
+      // completing poll is not one: the buffers were complete at some moment before it, not at it)
+      List<SteadyWindow.Sample> samples = new ArrayList<>();
+      long before = System.nanoTime();
       RelayFleet.Poll poll = fleet.poll(loaded.end());
       while (!poll.complete()) {
+        if (poll.answered() && fleet.allConnected()) {
+          samples.add(new SteadyWindow.Sample((before + System.nanoTime()) / 2, poll.published(), fleet.cpuNow()));
+        }
         if (poll.invalidReason() != null) {
           return invalid(count, config, poll.published(), t0, fleet.cpuSinceConnected(), poll.invalidReason());
         }
@@ -53,10 +72,12 @@ final class Stage1Run {
               + poll.published() + " of " + workload.events() + " events in the buffers");
         }
         Thread.sleep(POLL.toMillis()); // a harness polling a process's API, not a test waiting
+        before = System.nanoTime();
         poll = fleet.poll(loaded.end());
       }
       long end = System.nanoTime();
       progress.set(poll.published());
+      quarters = SteadyWindow.quarters(samples, workload.events());
       // the first relay's fetcher connecting: the whitepaper's "beginning timestamp"
       long first = fleet.allConnected() ? fleet.firstConnectedNanos() : t0;
       if (!fleet.allConnected()) {
@@ -72,7 +93,7 @@ final class Stage1Run {
                 + workload.events());
       }
       return RunResult.valid("stage1", config, count, count, workload, published, loaded.binlogBytes(), seconds, cpu,
-          machine.cores());
+          machine.cores()).withSteady(SteadyWindow.of(samples, workload.events(), warmup));
     }
   }
 

@@ -69,7 +69,8 @@ final class Stage2Run implements AutoCloseable {
         mode, null, null, context.consumerHeap()), shares);
         Progress progress = new Progress("stage2 C=" + count, w.events(), System.err)) {
       consumers.finish(context.loaded().end().scn().value());
-      String problem = FleetWait.await(consumers, relay, w.events(), FleetWait.timeoutFor(w.events()), progress);
+      List<SteadyWindow.Sample> relayTrace = new ArrayList<>();
+      String problem = FleetWait.await(consumers, relay, w.events(), FleetWait.timeoutFor(w.events()), progress, relayTrace);
       double cpu = relay.cpuNow() - relayCpu;
       if (problem != null) {
         return RunResult.invalid("stage2", config, count + 1, 1, w, consumers.events(), (System.nanoTime() - t0) / 1e9,
@@ -84,7 +85,7 @@ final class Stage2Run implements AutoCloseable {
                 + ", the load wrote " + w.events()).withConsumers(count, "null");
       }
       return RunResult.valid("stage2", config, count + 1, 1, w, events, context.loaded().binlogBytes(), seconds, cpu,
-          context.machine().cores()).withConsumers(count, "null");
+          context.machine().cores()).withConsumers(count, "null").withSteady(consumers.steady(context.warmup(), relayTrace));
     }
   }
 
