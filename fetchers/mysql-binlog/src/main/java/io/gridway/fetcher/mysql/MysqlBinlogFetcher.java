@@ -259,7 +259,8 @@ public final class MysqlBinlogFetcher implements Fetcher {
           throw tls; // a certificate the settings refuse: retrying cannot help
         }
         // access denied and missing privileges became FetcherExceptions in ServerProbe: this is transient
-        failure = "cannot query " + address + " as user '" + config.user() + "': " + Jdbc.rootMessage(e);
+        failure = e instanceof PrimaryFinder.NoPrimary ? e.getMessage()
+            : "cannot query " + address + " as user '" + config.user() + "': " + Jdbc.rootMessage(e);
       }
       if (closing) {
         break;

@@ -30,9 +30,9 @@ final class PrimaryFinder {
   /**
    * The primary.
    *
-   * @throws SQLException when no host answers with {@code read_only=OFF}; the message says what each host said
+   * @throws NoPrimary when no host answers with {@code read_only=OFF}; the message says what each host said
    */
-  Endpoint find() throws SQLException {
+  Endpoint find() throws NoPrimary {
     List<String> answers = new ArrayList<>();
     for (Endpoint host : config.endpoints()) {
       try {
@@ -44,7 +44,16 @@ final class PrimaryFinder {
         answers.add(host + " does not answer (" + Jdbc.rootMessage(e) + ")");
       }
     }
-    throw new SQLException("no primary among the source's hosts: " + String.join("; ", answers));
+    throw new NoPrimary("no primary among the source's hosts: " + String.join("; ", answers));
+  }
+
+  /** No host is the primary now: a transient state (a switch in progress), retried with the reconnect backoff. */
+  static final class NoPrimary extends SQLException {
+    private static final long serialVersionUID = 1L;
+
+    NoPrimary(String message) {
+      super(message);
+    }
   }
 
   private boolean readOnly(Endpoint host) throws SQLException {

@@ -64,6 +64,15 @@ class ScnConfigTest {
     }
   }
 
+  @Test
+  void withNoHostAnsweringThereIsNoPrimaryAndTheMessageSaysWhatEachHostDid() {
+    MysqlFetcherConfig byGtid = parse(BASE + "hosts: ['127.0.0.1:1', '127.0.0.1:2']\nscn: gtid\nconnectTimeout: 1s\n");
+    PrimaryFinder finder = new PrimaryFinder(byGtid, Secret.resolve(byGtid, Map.of("X", "pw")));
+    assertThatThrownBy(finder::find).isInstanceOf(PrimaryFinder.NoPrimary.class)
+        .hasMessageStartingWith("no primary among the source's hosts: 127.0.0.1:1 does not answer (")
+        .hasMessageContaining("; 127.0.0.1:2 does not answer (");
+  }
+
   private static MysqlFetcherConfig parse(String yaml) {
     return ConfigLoader.parse(yaml, "relay.yml", MysqlFetcherConfig.class);
   }
