@@ -41,7 +41,7 @@ final class MariaDbCommands {
     return command;
   }
 
-  static List<String> server(Path instanceDir, int port, int serverId, ServerTlsFiles tls) {
+  static List<String> server(Path instanceDir, int port, int serverId, ServerTlsFiles tls, List<String> extraOptions) {
     List<String> command =
         new ArrayList<>(
             List.of(
@@ -71,6 +71,7 @@ final class MariaDbCommands {
       command.addAll(List.of("--ssl-cert=" + tls.certFile(), "--ssl-key=" + tls.keyFile(), "--ssl-ca=" + tls.caFile(),
           "--require-secure-transport=ON"));
     }
+    command.addAll(extraOptions); // last: an extra option overrides a default above
     return command;
   }
 

@@ -44,8 +44,9 @@ public final class PrivateMariaDb extends NativeDatabase {
   private final boolean tls;
   private volatile String rootPassword = ""; // the password set by install-db, until bootstrap()
 
-  private PrivateMariaDb(boolean shared, int serverId, InstanceLease lease, ServerTlsFiles serverTls) {
-    super(shared, "MariaDB", lease, port -> MariaDbCommands.server(lease.dir(), port, serverId, serverTls),
+  private PrivateMariaDb(boolean shared, int serverId, InstanceLease lease, ServerTlsFiles serverTls,
+      List<String> extraOptions) {
+    super(shared, "MariaDB", lease, port -> MariaDbCommands.server(lease.dir(), port, serverId, serverTls, extraOptions),
         Termination.Signal.TERM, START_TIMEOUT, STOP_GRACE, MariaDbCommands.serverLog(lease.dir()));
     this.serverId = serverId;
     this.tls = serverTls != null;
@@ -69,13 +70,25 @@ public final class PrivateMariaDb extends NativeDatabase {
     return launch(false, serverTls);
   }
 
+  /**
+   * A new server of the caller's own with extra {@code mariadbd} options (for example {@code --log-slave-updates}),
+   * kept across restarts; the caller closes it. {@link MariaDbGtidPair} uses it.
+   */
+  public static PrivateMariaDb dedicated(List<String> extraServerOptions) {
+    return launch(false, null, List.copyOf(extraServerOptions));
+  }
+
   private static PrivateMariaDb launch(boolean shared) {
     return launch(shared, null);
   }
 
   private static PrivateMariaDb launch(boolean shared, ServerTlsFiles serverTls) {
-    PrivateMariaDb db =
-        new PrivateMariaDb(shared, SERVER_IDS.incrementAndGet(), InstanceLease.acquire("mariadb"), serverTls);
+    return launch(shared, serverTls, List.of());
+  }
+
+  private static PrivateMariaDb launch(boolean shared, ServerTlsFiles serverTls, List<String> extraOptions) {
+    PrivateMariaDb db = new PrivateMariaDb(shared, SERVER_IDS.incrementAndGet(), InstanceLease.acquire("mariadb"),
+        serverTls, extraOptions);
     ShutdownHook.register(db, db::shutdown);
     try {
       new SetupTemplate("mariadb-install-db", Binaries.mariadbInstallDb(), MariaDbCommands::install,

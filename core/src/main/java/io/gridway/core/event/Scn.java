@@ -5,12 +5,18 @@ package io.gridway.core.event;
  * derived from the source's own log position so that every relay replica reading the same source
  * assigns the same SCN to the same transaction. Compared as unsigned; 0 means "before everything".
  *
- * <p>Mappings (each fetcher documents its own):
+ * <p>Mappings (each fetcher documents its own; docs/scn.md has the rules and why):
  *
  * <ul>
- *   <li>MySQL/MariaDB binlog: {@code (binlog file index << 32) | end offset of the commit event};
+ *   <li>MySQL/MariaDB binlog, {@code scn: file} (the default): {@code (binlog file index << 32) | end offset of
+ *       the commit event} ({@link #ofBinlog}); one server's file numbering, so it does not survive a primary switch;
+ *   <li>MariaDB binlog, {@code scn: gtid}: {@code GTID sequence number << }{@value #SUBSEQUENCE_BITS} ({@link
+ *       #ofSequence}), which a promoted replica continues;
  *   <li>GoldenGate trail: {@code (trail sequence << 32) | RBA of the end of the transaction}.
  * </ul>
+ *
+ * <p>Both binlog rules leave at least {@value #MAX_SNAPSHOT_SUBSEQUENCE} free values after every transaction's
+ * SCN for windows that are not source commits ({@link #ofSnapshot}).
  */
 public record Scn(long value) implements Comparable<Scn> {
   /** Before every transaction: a consumer starting from here receives everything the relay holds. */
@@ -21,13 +27,43 @@ public record Scn(long value) implements Comparable<Scn> {
     return new Scn(packed(fileIndex, endOffset, "binlog file index", "offset"));
   }
 
-  /** The largest sub-sequence of {@link #ofSnapshot}: below the size of any binlog transaction in bytes. */
-  public static final int MAX_SNAPSHOT_SUBSEQUENCE = 63;
+  /**
+   * The low bits of a {@link #ofSequence sequence} SCN, kept free for windows between two source transactions.
+   */
+  public static final int SUBSEQUENCE_BITS = 6;
+
+  /**
+   * The largest sub-sequence of {@link #ofSnapshot}: below the size of any binlog transaction in bytes, and the
+   * room {@link #SUBSEQUENCE_BITS} leave between two sequence SCNs.
+   */
+  public static final int MAX_SNAPSHOT_SUBSEQUENCE = (1 << SUBSEQUENCE_BITS) - 1;
+
+  /** The largest source sequence number {@link #ofSequence} takes: what fits above the sub-sequence bits. */
+  public static final long MAX_SEQUENCE = (1L << (64 - SUBSEQUENCE_BITS)) - 1;
+
+  /**
+   * The SCN of the transaction with sequence number {@code sequence} in a source's one ordered counter (the MariaDB
+   * GTID sequence of the source's GTID domain): {@code sequence << }{@value #SUBSEQUENCE_BITS}. Sequence 0 gives
+   * {@link #ZERO}, "before everything".
+   */
+  public static Scn ofSequence(long sequence) {
+    if (sequence < 0 || sequence > MAX_SEQUENCE) {
+      throw new IllegalArgumentException("sequence number " + Long.toUnsignedString(sequence) + " out of range 0.."
+          + MAX_SEQUENCE + " (an SCN keeps " + SUBSEQUENCE_BITS + " low bits for snapshot windows)");
+    }
+    return new Scn(sequence << SUBSEQUENCE_BITS);
+  }
+
+  /** The source sequence number of a {@link #ofSequence sequence} SCN (the sub-sequence dropped). */
+  public long sequence() {
+    return value >>> SUBSEQUENCE_BITS;
+  }
 
   /**
    * The SCN of snapshot window {@code subSequence} (1..{@value #MAX_SNAPSHOT_SUBSEQUENCE}) emitted right after
    * high watermark {@code high} (docs/bootstrap.md §2): after the transaction at {@code high}, before the next
-   * one, whose commit event ends more than a whole transaction's bytes further on.
+   * one — whose commit event ends more than a whole transaction's bytes further on ({@link #ofBinlog}), or whose
+   * sequence number is at least one more ({@link #ofSequence}, {@value #MAX_SNAPSHOT_SUBSEQUENCE} below it).
    */
   public static Scn ofSnapshot(Scn high, int subSequence) {
     if (subSequence < 1 || subSequence > MAX_SNAPSHOT_SUBSEQUENCE) {

@@ -11,7 +11,8 @@ public sealed interface SourcePosition {
   /**
    * A MySQL/MariaDB binlog position: just after the transaction's commit event.
    *
-   * @param file the binlog file name, for example {@code mysql-bin.000042}
+   * @param file the binlog file name, for example {@code mysql-bin.000042}; {@value #GTID_ONLY} for a position
+   *     that is a GTID set alone (a source with {@code scn: gtid}, whose positions must hold on any server)
    * @param offset the offset just after the commit event in that file
    * @param gtidSet the GTID set executed up to and including this transaction (MySQL {@code
    *     uuid:1-42} or MariaDB {@code 0-1-42} form), or empty when the server has no GTIDs
@@ -23,6 +24,25 @@ public sealed interface SourcePosition {
       if (offset < 0 || offset > 0xFFFF_FFFFL) {
         throw new IllegalArgumentException("binlog offset " + offset + " out of range 0..2^32-1");
       }
+    }
+
+    /**
+     * The {@code file} of a position that is its GTID set alone ({@code scn: gtid}, docs/scn.md). No binlog file
+     * has this name: binlog files end in a numeric suffix.
+     */
+    public static final String GTID_ONLY = "gtid";
+
+    /** A position that is the GTID set alone, valid on every server of the replication topology. */
+    public static Binlog ofGtidSet(String gtidSet) {
+      if (gtidSet == null || gtidSet.isBlank()) {
+        throw new IllegalArgumentException("a GTID-only binlog position needs a GTID set");
+      }
+      return new Binlog(GTID_ONLY, 0, gtidSet);
+    }
+
+    /** Whether this position is a GTID set alone ({@link #ofGtidSet}), not a file and offset. */
+    public boolean gtidOnly() {
+      return GTID_ONLY.equals(file);
     }
 
     /** The numeric suffix of the file name: {@code mysql-bin.000042} → 42. */
@@ -37,7 +57,7 @@ public sealed interface SourcePosition {
 
     @Override
     public String toString() {
-      return file + ":" + offset + (gtidSet.isEmpty() ? "" : " gtid=" + gtidSet);
+      return gtidOnly() ? "gtid=" + gtidSet : file + ":" + offset + (gtidSet.isEmpty() ? "" : " gtid=" + gtidSet);
     }
   }
 

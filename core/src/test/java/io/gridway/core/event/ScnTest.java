@@ -29,6 +29,48 @@ class ScnTest {
   }
 
   @Test
+  void sequenceScnsFollowTheSequenceAndLeaveRoomForEverySnapshotWindowBetweenTwoTransactions() {
+    Scn one = Scn.ofSequence(41);
+    Scn next = Scn.ofSequence(42);
+    assertThat(one.value()).isEqualTo(41L << 6);
+    assertThat(one.sequence()).isEqualTo(41);
+    assertThat(next.isAfter(one)).isTrue();
+    Scn lastWindow = Scn.ofSnapshot(one, Scn.MAX_SNAPSHOT_SUBSEQUENCE);
+    assertThat(lastWindow.isAfter(Scn.ofSnapshot(one, 1))).isTrue();
+    assertThat(next.isAfter(lastWindow)).isTrue();
+    assertThat(lastWindow.sequence()).isEqualTo(41); // a window belongs to the transaction it follows
+    assertThat(Scn.ofSequence(0)).isEqualTo(Scn.ZERO);
+  }
+
+  @Test
+  void sequenceScnsStayInOrderAcrossThe32BitBoundaryAndUpToTheLargestSequence() {
+    long crossing = (1L << 26) - 1; // the last sequence whose SCN fits 32 bits
+    Scn below = Scn.ofSequence(crossing);
+    assertThat(Scn.ofSnapshot(below, Scn.MAX_SNAPSHOT_SUBSEQUENCE).isAfter(below)).isTrue();
+    assertThat(Scn.ofSequence(crossing + 1).isAfter(Scn.ofSnapshot(below, Scn.MAX_SNAPSHOT_SUBSEQUENCE))).isTrue();
+    Scn largest = Scn.ofSequence(Scn.MAX_SEQUENCE);
+    assertThat(largest.isAfter(Scn.ofSequence(Scn.MAX_SEQUENCE - 1))).isTrue(); // compared unsigned
+    assertThat(largest.sequence()).isEqualTo(Scn.MAX_SEQUENCE);
+    assertThat(Scn.parse(largest.toString())).isEqualTo(largest);
+  }
+
+  @Test
+  void sequenceOutOfRangeIsRefusedNamingTheRange() {
+    assertThatThrownBy(() -> Scn.ofSequence(-1)).hasMessageContaining("out of range 0.." + Scn.MAX_SEQUENCE);
+    assertThatThrownBy(() -> Scn.ofSequence(Scn.MAX_SEQUENCE + 1)).hasMessageContaining("snapshot windows");
+  }
+
+  @Test
+  void aGtidOnlyBinlogPositionIsTellable() {
+    SourcePosition.Binlog byGtid = SourcePosition.Binlog.ofGtidSet("0-1-42");
+    assertThat(byGtid.gtidOnly()).isTrue();
+    assertThat(byGtid).hasToString("gtid=0-1-42");
+    assertThat(new SourcePosition.Binlog("mariadb-bin.000003", 400, "0-1-42").gtidOnly()).isFalse();
+    assertThat(new SourcePosition.Binlog("", 0, "0-1-42").gtidOnly()).isFalse();
+    assertThatThrownBy(() -> SourcePosition.Binlog.ofGtidSet("")).hasMessageContaining("needs a GTID set");
+  }
+
+  @Test
   void readEventsCarryOnlyAnAfterImage() {
     assertThat(Operation.READ.hasAfter()).isTrue();
     assertThat(Operation.READ.hasBefore()).isFalse();

@@ -17,11 +17,12 @@ import java.io.IOException;
  * any custom table-map deserializer so that it parses twice); row events go to {@link RowsDecoder}.
  * Everything else keeps the client's own deserializers.
  *
- * <p>Not thread-safe; one per connection, used by the client's reader thread.
+ * <p>Not thread-safe; one per connection, used by the client's reader thread ({@link #stop} from any thread).
  */
 final class BinlogEventDeserializer extends EventDeserializer {
   private final TableRegistry tables;
   private int checksumLength;
+  private volatile boolean stopped;
 
   BinlogEventDeserializer(TableRegistry tables) {
     this.tables = tables;
@@ -36,6 +37,15 @@ final class BinlogEventDeserializer extends EventDeserializer {
     setEventDataDeserializer(EventType.PARTIAL_UPDATE_ROWS_EVENT, in -> new DecodeFailure(new FetcherException(
         "the server writes partial JSON updates (binlog_row_value_options=PARTIAL_JSON); set"
             + " binlog_row_value_options='' so that row events carry whole images"), true));
+  }
+
+  /**
+   * The session ended: table maps still in the client's buffer are passed over undecoded. Decoding one may query the
+   * server (SHOW CREATE TABLE, information_schema), which is dead when it ended the session, so each would wait out
+   * the connect timeout — hundreds of buffered table maps stalled the fetcher for minutes before it could move on.
+   */
+  void stop() {
+    stopped = true;
   }
 
   @Override
@@ -57,6 +67,9 @@ final class BinlogEventDeserializer extends EventDeserializer {
     } finally {
       in.skipToTheEndOfTheBlock();
       in.skip(checksumLength);
+    }
+    if (stopped) {
+      return new DecodeFailure(new IllegalStateException("the replication session has ended"), false);
     }
     return tables.onTableMap(body);
   }

@@ -159,6 +159,7 @@ final class BinlogSession {
   /** Closes the connection; the reading thread then leaves {@link #run}. Any thread; idempotent. */
   void abort() {
     aborted.set(true);
+    deserializer.stop(); // what is still buffered is never processed: do not decode it either
     Socket s = socket;
     if (s != null) {
       closeQuietly(s);

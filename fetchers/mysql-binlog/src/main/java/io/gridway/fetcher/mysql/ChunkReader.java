@@ -43,8 +43,18 @@ final class ChunkReader implements SnapshotReader {
   private final TableDescriber describer;
   private final SchemaFactory schemas;
   private final long keylessMaxBytes;
+  private final Long gtidDomain;
 
   ChunkReader(Jdbc jdbc, TableDescriber describer, SchemaFactory schemas, long keylessMaxBytes) {
+    this(jdbc, describer, schemas, keylessMaxBytes, null);
+  }
+
+  /**
+   * @param gtidDomain with {@code scn: gtid}, the GTID domain whose sequence number gives the watermarks'
+   *     SCNs (docs/scn.md); null for {@code scn: file}
+   */
+  ChunkReader(Jdbc jdbc, TableDescriber describer, SchemaFactory schemas, long keylessMaxBytes, Long gtidDomain) {
+    this.gtidDomain = gtidDomain;
     this.jdbc = jdbc;
     this.describer = describer;
     this.schemas = schemas;
@@ -237,7 +247,7 @@ final class ChunkReader implements SnapshotReader {
   }
 
   /** MariaDB's binlog position of the current snapshot (or of now outside one); null on servers without it. */
-  private static Scn snapshotPosition(Statement st) throws SQLException {
+  private Scn snapshotPosition(Statement st) throws SQLException {
     String file = null;
     long position = -1;
     try (ResultSet rs = st.executeQuery("SHOW STATUS LIKE 'binlog_snapshot_%'")) {
@@ -249,10 +259,27 @@ final class ChunkReader implements SnapshotReader {
         }
       }
     }
-    return file == null || file.isEmpty() || position < 0 ? null : Scn.ofBinlog(BinlogNames.fileIndex(file), position);
+    if (file == null || file.isEmpty() || position < 0) {
+      return null;
+    }
+    if (gtidDomain != null) {
+      // scn: gtid: the watermark is the sequence number of the domain's last transaction the snapshot sees
+      try (PreparedStatement p = st.getConnection().prepareStatement("SELECT BINLOG_GTID_POS(?, ?)")) {
+        p.setString(1, file);
+        p.setLong(2, position);
+        try (ResultSet rs = p.executeQuery()) {
+          String set = rs.next() && rs.getString(1) != null ? rs.getString(1) : "";
+          return Scn.ofSequence(GtidScns.sequence(gtidDomain, set));
+        }
+      }
+    }
+    return Scn.ofBinlog(BinlogNames.fileIndex(file), position);
   }
 
-  private static Scn masterStatus(Statement st) throws SQLException {
+  private Scn masterStatus(Statement st) throws SQLException {
+    if (gtidDomain != null) {
+      throw new FetcherException("scn: gtid needs MariaDB, whose snapshots state their binlog position");
+    }
     try {
       return masterStatus(st, "SHOW MASTER STATUS");
     } catch (java.sql.SQLSyntaxErrorException e) {

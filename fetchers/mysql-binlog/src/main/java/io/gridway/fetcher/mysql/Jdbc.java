@@ -8,16 +8,43 @@ import java.sql.SQLException;
 /**
  * The fetcher's small JDBC pool (HikariCP, at most two connections, none kept idle) for server checks and
  * information_schema reads. It is created without connecting, so a fetcher can start while its server is
- * down. Thread-safe.
+ * down. With several source hosts it follows the current primary ({@link #retarget}). Thread-safe.
  */
 final class Jdbc implements AutoCloseable {
-  private final HikariDataSource pool;
+  private final Secret password;
+  private volatile HikariDataSource pool;
+  private boolean closed; // guarded by this
 
+  /** A pool for {@code config}'s one host (the first of {@code hosts}). */
   Jdbc(MysqlFetcherConfig config, Secret password) {
+    this.password = password;
+    this.pool = pool(config.at(config.endpoints().get(0)), password);
+  }
+
+  /** From now on, connections go to {@code hostConfig}'s host; the old pool is closed. */
+  void retarget(MysqlFetcherConfig hostConfig) {
+    HikariDataSource old;
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      old = pool;
+      pool = pool(hostConfig, password);
+    }
+    old.close();
+  }
+
+  /** The JDBC URL of {@code hostConfig}'s host, with its timeouts and TLS options. */
+  static String url(MysqlFetcherConfig hostConfig) {
+    long timeoutMillis = hostConfig.connectTimeout().toMillis();
+    return "jdbc:mariadb://" + hostConfig.host() + ":" + hostConfig.port() + "/?connectTimeout=" + timeoutMillis
+        + "&socketTimeout=" + Math.max(30_000, timeoutMillis * 3) + SourceTlsContext.jdbcOptions(hostConfig.tls());
+  }
+
+  private static HikariDataSource pool(MysqlFetcherConfig config, Secret password) {
     HikariConfig hikari = new HikariConfig();
     long timeoutMillis = config.connectTimeout().toMillis();
-    hikari.setJdbcUrl("jdbc:mariadb://" + config.host() + ":" + config.port() + "/?connectTimeout=" + timeoutMillis
-        + "&socketTimeout=" + Math.max(30_000, timeoutMillis * 3) + SourceTlsContext.jdbcOptions(config.tls()));
+    hikari.setJdbcUrl(url(config));
     hikari.setUsername(config.user());
     hikari.setPassword(password.reveal());
     hikari.setPoolName("gridway-" + config.source() + "-jdbc");
@@ -27,7 +54,7 @@ final class Jdbc implements AutoCloseable {
     hikari.setConnectionTimeout(Math.max(250, timeoutMillis));
     hikari.setInitializationFailTimeout(-1); // do not connect now: the server may be down at start
     hikari.setReadOnly(true);
-    this.pool = new HikariDataSource(hikari);
+    return new HikariDataSource(hikari);
   }
 
   Connection connection() throws SQLException {
@@ -55,6 +82,9 @@ final class Jdbc implements AutoCloseable {
 
   @Override
   public void close() {
+    synchronized (this) {
+      closed = true;
+    }
     pool.close();
   }
 }

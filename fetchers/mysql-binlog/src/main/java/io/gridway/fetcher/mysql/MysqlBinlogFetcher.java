@@ -30,6 +30,12 @@ import org.slf4j.LoggerFactory;
  * restarted server it reconnects with exponential backoff from the last transaction boundary it passed,
  * so no transaction is lost or delivered twice.
  *
+ * <p><b>Several hosts ({@code scn: gtid}).</b> With {@code hosts}, every (re)connection first asks which host
+ * is the primary ({@link PrimaryFinder}: the first with {@code read_only=OFF}); on a change it logs the switch
+ * once and resumes there by GTID set, after checking that the new primary has logged every transaction already
+ * read (else it stops: the promoted server lacks part of the history that was published). SCNs follow the GTID
+ * sequence ({@link GtidScns}), so they keep increasing across the switch and agree between relay replicas.
+ *
  * <p><b>Errors.</b> What an operator must fix (binlog_format not ROW, binlog_row_image not FULL, missing
  * privileges, a purged position, a server id used by another replica, an unknown column type) goes to
  * {@link TransactionSink#failed} with a message saying what to change, and the fetcher stops (state
@@ -47,7 +53,9 @@ public final class MysqlBinlogFetcher implements Fetcher {
   private final Clock clock;
   private final Sleeper sleeper;
   private final Secret password;
-  private final String address;
+  private final PrimaryFinder primaries; // null with one host
+  private volatile MysqlFetcherConfig.Endpoint current;
+  private volatile String address;
   private final Object lock = new Object();
   private Thread thread; // guarded by lock
   private volatile BinlogSession session;
@@ -73,7 +81,9 @@ public final class MysqlBinlogFetcher implements Fetcher {
     this.clock = clock;
     this.sleeper = sleeper;
     this.password = Secret.resolve(config, environment);
-    this.address = config.host() + ":" + config.port();
+    this.current = config.endpoints().get(0);
+    this.address = current.toString();
+    this.primaries = config.endpoints().size() > 1 ? new PrimaryFinder(config, password) : null;
   }
 
   @Override
@@ -84,6 +94,9 @@ public final class MysqlBinlogFetcher implements Fetcher {
     }
     if (resumeAfter instanceof SourcePosition.Binlog b && b.file().isEmpty() && b.gtidSet().isEmpty()) {
       throw new IllegalArgumentException("a binlog position needs a file or a GTID set: " + resumeAfter);
+    }
+    if (resumeAfter instanceof SourcePosition.Binlog b) {
+      checkRule(b);
     }
     synchronized (lock) {
       if (thread != null) {
@@ -96,6 +109,22 @@ public final class MysqlBinlogFetcher implements Fetcher {
     }
   }
 
+  /**
+   * A persisted position of the other SCN rule is refused: its SCNs do not compare with this rule's, so resuming
+   * would repeat or skip windows for every consumer (docs/scn.md, "Changing the rule").
+   */
+  private void checkRule(SourcePosition.Binlog position) {
+    boolean gtid = config.scn() == MysqlFetcherConfig.ScnMode.GTID;
+    if (gtid != position.gtidOnly()) {
+      String was = position.gtidOnly() ? "scn: gtid" : "scn: file";
+      String now = gtid ? "scn: gtid" : "scn: file";
+      throw new IllegalArgumentException("source " + config.source() + ": the relay's stored position " + position
+          + " was written under " + was + ", but the source is configured with " + now + "; SCNs of the two rules do"
+          + " not compare. Set " + was + " back, or move to " + now + " as docs/scn.md says: remove the relay's"
+          + " position (file and ZooKeeper) and start every consumer group again from a snapshot");
+    }
+  }
+
   /** Chunks read with the fetcher's account: MariaDB needs only SELECT (docs/bootstrap.md §1). */
   @Override
   public io.gridway.core.snapshot.SnapshotReader snapshots() {
@@ -104,10 +133,10 @@ public final class MysqlBinlogFetcher implements Fetcher {
         throw new IllegalStateException("fetcher " + config.source() + " is closed");
       }
       if (chunkReader == null) {
-        snapshotJdbc = new Jdbc(config, password);
+        snapshotJdbc = new Jdbc(config.at(current), password); // follows the primary with the binlog reader
         chunkReader = new ChunkReader(snapshotJdbc, new InformationSchema(snapshotJdbc),
             new SchemaFactory(config.source(), DeclaredColumns.current(new ShowCreateTable(snapshotJdbc))),
-            ChunkReader.KEYLESS_MAX_BYTES);
+            ChunkReader.KEYLESS_MAX_BYTES, config.gtidDomain());
       }
       return chunkReader;
     }
@@ -195,11 +224,18 @@ public final class MysqlBinlogFetcher implements Fetcher {
     while (!closing) {
       String failure;
       try {
+        if (primaries != null) {
+          followPrimary(primaries.find(), jdbc, resume);
+          probe = new ServerProbe(jdbc, address, config.user());
+        }
         ServerFacts facts = probe.inspect();
         facts.verify(config.serverId());
         if (resume == null) {
           resume = probe.resolve(StartPosition.parse(config.start()), facts);
           LOG.info("Fetcher {} starts at {} ({}) on {}", config.source(), resume, config.start(), address);
+        }
+        if (config.scn() == MysqlFetcherConfig.ScnMode.GTID) {
+          resume = checkGtidSource(facts, probe, resume);
         }
         prepare(facts, resume, tables, sink, ddl);
         long began = clock.millis();
@@ -223,7 +259,8 @@ public final class MysqlBinlogFetcher implements Fetcher {
           throw tls; // a certificate the settings refuse: retrying cannot help
         }
         // access denied and missing privileges became FetcherExceptions in ServerProbe: this is transient
-        failure = "cannot query " + address + " as user '" + config.user() + "': " + Jdbc.rootMessage(e);
+        failure = e instanceof PrimaryFinder.NoPrimary ? e.getMessage()
+            : "cannot query " + address + " as user '" + config.user() + "': " + Jdbc.rootMessage(e);
       }
       if (closing) {
         break;
@@ -242,6 +279,47 @@ public final class MysqlBinlogFetcher implements Fetcher {
     return resume;
   }
 
+  /** Points the JDBC reads (and the next binlog connection) at {@code primary} when it is another host. */
+  private void followPrimary(MysqlFetcherConfig.Endpoint primary, Jdbc jdbc, ResumePoint resume) {
+    if (primary.equals(current)) {
+      return;
+    }
+    LOG.info("relay source {}: primary is now {} (read_only=OFF), was {}; resuming there by GTID {}", config.source(),
+        primary, current, resume == null || resume.gtidSet().isEmpty() ? "(first start)" : resume.gtidSet());
+    MysqlFetcherConfig hostConfig = config.at(primary);
+    jdbc.retarget(hostConfig);
+    synchronized (lock) {
+      if (snapshotJdbc != null) {
+        snapshotJdbc.retarget(hostConfig);
+      }
+    }
+    current = primary;
+    address = primary.toString();
+  }
+
+  /**
+   * {@code scn: gtid}: the server must be MariaDB, the resume point its GTID set, and the server must have logged
+   * every transaction of the domain up to it (a replica promoted before it received them has not: the relay has
+   * published transactions the new primary never had, and following it would publish a different history).
+   */
+  private ResumePoint checkGtidSource(ServerFacts facts, ServerProbe probe, ResumePoint resume) throws SQLException {
+    if (!facts.mariaDb()) {
+      throw new FetcherException(address + " runs " + facts.version() + ": scn: gtid needs MariaDB GTIDs (MySQL's"
+          + " uuid:n GTIDs restart their count on a new primary and are not supported; docs/scn.md). Use scn: file");
+    }
+    long domain = config.gtidDomain();
+    long ours = GtidScns.sequence(domain, resume.gtidSet());
+    String logged = probe.gtidBinlogPos();
+    if (GtidScns.sequence(domain, logged) < ours) {
+      throw new FetcherException(address + " has logged GTID domain " + domain + " only up to '"
+          + GtidScns.entry(domain, logged) + "', but the relay has already read up to " + GtidScns.entry(domain,
+          resume.gtidSet()) + ": the transactions in between are not on this server (a replica promoted before it"
+          + " had them, or one running without log_slave_updates=ON). The relay stops rather than publish a different"
+          + " history; re-seed the consumers from this server (docs/scn.md)");
+    }
+    return resume.byGtidSet();
+  }
+
   /** Checks the position against the server's binlogs and sets up what the first connection needs. */
   private void prepare(ServerFacts facts, ResumePoint resume, TableRegistry tables, TransactionSink sink, SchemaChanges ddl) {
     facts.checkAvailable(resume);
@@ -251,22 +329,25 @@ public final class MysqlBinlogFetcher implements Fetcher {
     }
     tables.useCollations(facts.collations());
     if (assembler == null) {
+      ScnRule scns = config.scn() == MysqlFetcherConfig.ScnMode.GTID
+          ? new GtidScns(config.gtidDomain(), resume.gtidSet()) : new ScnRule.FileScns();
       assembler = new TransactionAssembler(sink, ddl, resume,
-          new TransactionAssembler.Limits(config.heartbeatInterval().toMillis(), config.maxTransactionBytes().bytes()), clock);
+          new TransactionAssembler.Limits(config.heartbeatInterval().toMillis(), config.maxTransactionBytes().bytes()), clock,
+          scns);
     }
   }
 
   private SessionOutcome connect(TableRegistry tables, ResumePoint resume, ServerFacts facts, boolean reconnecting) {
-    BinlogSession current = new BinlogSession(config, password, new BinlogEventDeserializer(tables), assembler, () -> {
+    BinlogSession session = new BinlogSession(config.at(current), password, new BinlogEventDeserializer(tables), assembler, () -> {
       status = new FetcherStatus(FetcherStatus.State.RUNNING, delivered(), "reading " + address + " from " + resume);
       LOG.info("Fetcher {} {} {} at {} as replica {}", config.source(), reconnecting ? "reconnected to" : "connected to",
           address, resume, config.serverId());
     });
-    session = current;
+    this.session = session;
     if (closing) {
-      current.stop();
+      session.stop();
     }
-    return current.run(resume, facts);
+    return session.run(resume, facts);
   }
 
   private SourcePosition.Binlog delivered() {

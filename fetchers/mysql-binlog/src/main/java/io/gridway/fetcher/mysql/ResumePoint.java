@@ -18,7 +18,15 @@ record ResumePoint(String file, long offset, String gtidSet) {
   }
 
   static ResumePoint after(SourcePosition.Binlog position) {
+    if (position.gtidOnly()) {
+      return new ResumePoint("", 0, position.gtidSet()); // scn: gtid
+    }
     return new ResumePoint(position.file(), position.offset(), position.gtidSet());
+  }
+
+  /** The same point by its GTID set alone, when the set is known; as it is otherwise. */
+  ResumePoint byGtidSet() {
+    return gtidSet.isEmpty() ? this : new ResumePoint("", 0, gtidSet);
   }
 
   boolean byGtid() {

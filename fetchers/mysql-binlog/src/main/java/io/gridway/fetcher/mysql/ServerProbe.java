@@ -57,6 +57,16 @@ final class ServerProbe {
     }
   }
 
+  /** MariaDB's {@code @@global.gtid_binlog_pos}: the last GTID this server logged, per domain. */
+  String gtidBinlogPos() throws SQLException {
+    try (Connection c = jdbc.connection(); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT @@global.gtid_binlog_pos")) {
+      return rs.next() ? nullToEmpty(rs.getString(1)) : "";
+    } catch (SQLException e) {
+      throw operatorError(e, "read the server's GTID position");
+    }
+  }
+
   /** Where a first start begins. */
   ResumePoint resolve(StartPosition start, ServerFacts facts) throws SQLException {
     try (Connection c = jdbc.connection(); Statement s = c.createStatement()) {

@@ -32,12 +32,13 @@ import org.slf4j.LoggerFactory;
  * {@link Transaction} with the group's captured changes; a group that ends in ROLLBACK, or captures
  * nothing, is passed over. A statement outside a transaction (DDL, TRUNCATE) is a window of its own.
  *
- * <p><b>SCNs.</b> A transaction's SCN is {@code Scn.ofBinlog(index of its binlog file, offset just past its
- * commit event)} — the XID or COMMIT event, or the statement itself for DDL — which every replica reading
- * the same binlog computes alike. Its position is {@code Binlog(file, that offset, executed GTID set)}:
- * resuming there neither repeats nor skips a transaction. Heartbeats carry the SCN of the binlog position
- * the server's heartbeat reports (the end of what it has sent), never below an earlier heartbeat and
- * never above the next transaction's SCN, which lies past it.
+ * <p><b>SCNs.</b> The {@link ScnRule} gives them. By default ({@code scn: file}) a transaction's SCN is {@code
+ * Scn.ofBinlog(index of its binlog file, offset just past its commit event)} — the XID or COMMIT event, or the
+ * statement itself for DDL — which every replica reading the same binlog computes alike, and its position is
+ * {@code Binlog(file, that offset, executed GTID set)}: resuming there neither repeats nor skips a transaction.
+ * Heartbeats carry the SCN of the binlog position the server's heartbeat reports (the end of what it has sent),
+ * never below an earlier heartbeat and never above the next transaction's SCN, which lies past it. With {@code
+ * scn: gtid} the SCN follows the GTID sequence number and positions are GTID sets alone ({@link GtidScns}).
  *
  * <p><b>DDL.</b> A DDL window whose schema is not yet known (after CREATE or ALTER; see {@link
  * SchemaChanges}) is held, and the windows after it with it, until the table's next table map gives the
@@ -67,6 +68,7 @@ final class TransactionAssembler {
   private final GtidTracker gtids;
   private final WindowBuffer window = new WindowBuffer();
   private final DeliveryQueue queue;
+  private final ScnRule scns;
 
   private String file = "";
   private long fileIndex;
@@ -78,7 +80,13 @@ final class TransactionAssembler {
   private long lastHeartbeatMillis;
 
   TransactionAssembler(TransactionSink sink, SchemaChanges schemaChanges, ResumePoint start, Limits limits, Clock clock) {
+    this(sink, schemaChanges, start, limits, clock, new ScnRule.FileScns());
+  }
+
+  TransactionAssembler(TransactionSink sink, SchemaChanges schemaChanges, ResumePoint start, Limits limits, Clock clock,
+      ScnRule scns) {
     this.sink = sink;
+    this.scns = scns;
     this.schemaChanges = schemaChanges;
     this.clock = clock;
     this.heartbeatMillis = limits.heartbeatMillis();
@@ -153,7 +161,7 @@ final class TransactionAssembler {
     // A start by GTID gets a rotate to the file's beginning first, before the server skips to the GTID:
     // only a file-based boundary may follow rotates.
     if (!inGroup && !queue.readBoundary().byGtid()) {
-      queue.passed(new ResumePoint(file, rotate.getBinlogPosition(), gtids.current()));
+      queue.passed(scns.after(file, rotate.getBinlogPosition(), gtids.current()));
     }
   }
 
@@ -272,13 +280,18 @@ final class TransactionAssembler {
           + "); the fetcher must read a server's binlog, not a relay log");
     }
     gtids.add(groupGtid);
-    ResumePoint after = new ResumePoint(file, end, gtids.current());
+    Scn scn = scns.passed(groupGtid, fileIndex, end);
+    ResumePoint after = scns.after(file, end, gtids.current());
     if (!window.isEmpty()) {
-      Scn scn = Scn.ofBinlog(fileIndex, end);
-      queue.commit(window.seal(scn, header.getTimestamp() * 1000, after.toPosition(), groupGtid, after));
-    } else if (!queue.holding() && heartbeatMillis > 0 && clock.millis() - lastSignalMillis() >= heartbeatMillis) {
+      if (scn == null) {
+        throw new FetcherException("the transaction ending at " + file + ":" + end + " has no GTID; scn: gtid needs a"
+            + " MariaDB source, whose every transaction has one (docs/scn.md)");
+      }
+      queue.commit(window.seal(scn, header.getTimestamp() * 1000, scns.position(after), groupGtid, after));
+    } else if (scn != null && !queue.holding() && heartbeatMillis > 0
+        && clock.millis() - lastSignalMillis() >= heartbeatMillis) {
       // everything since the last signal was filtered out: let consumers' checkpoints (and the relay's position) move anyway
-      heartbeat(Scn.ofBinlog(fileIndex, end), after);
+      heartbeat(scn, after);
     }
     queue.passed(after);
     resetGroup();
@@ -290,8 +303,9 @@ final class TransactionAssembler {
 
   private void endGroup(long nextPosition) {
     gtids.add(groupGtid); // a rolled-back group still used up its GTID
+    scns.passed(groupGtid, fileIndex, Math.max(0, nextPosition));
     if (nextPosition > 0 && !file.isEmpty()) {
-      queue.passed(new ResumePoint(file, nextPosition, gtids.current()));
+      queue.passed(scns.after(file, nextPosition, gtids.current()));
     }
     resetGroup();
   }
@@ -314,12 +328,12 @@ final class TransactionAssembler {
     ResumePoint read = queue.readBoundary();
     if (!read.byGtid() && read.file().equals(file)) {
       if (position > read.offset()) {
-        queue.passed(new ResumePoint(file, position, gtids.current())); // the server has sent everything before it
+        queue.passed(scns.after(file, position, gtids.current())); // the server has sent everything before it
       }
       position = Math.max(position, read.offset());
     }
     if (position > 0) {
-      heartbeat(Scn.ofBinlog(fileIndex, position), queue.boundary()); // nothing is held: the boundary is all read
+      heartbeat(scns.heartbeat(fileIndex, position), queue.boundary()); // nothing is held: the boundary is all read
     }
   }
 
@@ -330,7 +344,7 @@ final class TransactionAssembler {
   private void heartbeat(Scn scn, ResumePoint resume) throws InterruptedException {
     Scn monotonic = scn.compareTo(lastHeartbeat) >= 0 ? scn : lastHeartbeat;
     Instant now = clock.instant();
-    SourcePosition.Binlog position = resume.byGtid() && resume.gtidSet().isEmpty() ? null : resume.toPosition();
+    SourcePosition.Binlog position = resume.byGtid() && resume.gtidSet().isEmpty() ? null : scns.position(resume);
     sink.heartbeat(new Heartbeat(monotonic, now.getEpochSecond() * 1_000_000 + now.getNano() / 1000, position));
     lastHeartbeat = monotonic;
     lastHeartbeatMillis = now.toEpochMilli();
@@ -347,7 +361,7 @@ final class TransactionAssembler {
         && read.file().equals(file) && read.offset() <= header.getPosition();
     if (fromFileStart && set != null) {
       gtids.reset(set, true);
-      queue.passed(new ResumePoint(read.file(), read.offset(), gtids.current()));
+      queue.passed(scns.after(read.file(), read.offset(), gtids.current()));
     }
   }
 

@@ -31,8 +31,12 @@ final class Events {
   }
 
   Event gtid(long sequence, boolean standalone) {
+    return gtid(0, sequence, standalone);
+  }
+
+  Event gtid(long domain, long sequence, boolean standalone) {
     MariadbGtidEventData data = new MariadbGtidEventData();
-    data.setDomainId(0);
+    data.setDomainId(domain);
     data.setSequence(sequence);
     data.setFlags(standalone ? MariadbGtidEventData.FL_STANDALONE : MariadbGtidEventData.FL_TRANSACTIONAL);
     return new Event(header(EventType.MARIADB_GTID, 42), data);
