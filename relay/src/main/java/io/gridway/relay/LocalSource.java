@@ -48,8 +48,10 @@ final class LocalSource implements ServedSource {
     io.gridway.core.snapshot.SnapshotReader reader = fetcher.snapshots();
     this.snapshots = reader == null ? null : new io.gridway.relay.snapshot.SnapshotService(id, reader, publisher::routed,
         io.gridway.relay.snapshot.SnapshotService.Limits.DEFAULT, clock);
-    if (snapshots != null && config.settings() instanceof io.gridway.fetcher.mysql.MysqlFetcherConfig mysql) {
-      snapshots.moveLogWith(new io.gridway.relay.snapshot.BinlogRotation(mysql)); // an idle source's 64th chunk
+    if (snapshots != null && config.settings() instanceof io.gridway.fetcher.mysql.MysqlFetcherConfig mysql
+        && mysql.scn() == io.gridway.fetcher.mysql.MysqlFetcherConfig.ScnMode.FILE) {
+      // an idle source's 64th chunk; under scn: gtid a new binlog file brings no new GTID, so no new H (docs/scn.md)
+      snapshots.moveLogWith(new io.gridway.relay.snapshot.BinlogRotation(mysql));
     }
   }
 
