@@ -62,6 +62,7 @@ final class FaultRig implements AutoCloseable {
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final List<Process> processes = new ArrayList<>();
   private int metricsPort;
+  private Process consumer;
 
   FaultRig(String name) throws Exception {
     this(name, Setup.LINKS);
@@ -111,6 +112,11 @@ final class FaultRig implements AutoCloseable {
       rs.next();
       start = rs.getString(1) + ":" + rs.getLong(2);
     }
+    return relayYaml(positionFile, start);
+  }
+
+  /** As above, starting at {@code start} (a relay's {@code start} key: {@code end}, {@code <file>:<offset>}, …). */
+  private String relayYaml(boolean positionFile, String start) throws Exception {
     Path password = dir.resolve("repl.pw");
     Files.writeString(password, source.replicationPassword() + "\n");
     return """
@@ -146,6 +152,29 @@ final class FaultRig implements AutoCloseable {
     relay.start();
     relayRunning = true;
     return relay;
+  }
+
+  /**
+   * Starts a new relay on the same port as one set up without a position file and with {@code start: end}: it begins
+   * at the binlog's end now, whatever an earlier relay had read.
+   */
+  Relay restartRelayAtEndWithoutPosition() throws Exception {
+    stopRelay();
+    relay = new Relay(RelayConfig.parse(relayYaml(false, "end").formatted(relayPort), "relay started at end"),
+        Clock.systemUTC());
+    relay.start();
+    relayRunning = true;
+    return relay;
+  }
+
+  /** The consumer started last (null before {@link #startConsumer}). */
+  Process consumer() {
+    return consumer;
+  }
+
+  /** What the consumer has written to its output so far. */
+  String consumerOutput() throws java.io.IOException {
+    return Files.readString(dir.resolve("consumer.log"));
   }
 
   /** Rounds per scenario: a few by default, 20 under {@code -Pchaos} (it sets {@code gridway.long}). */
@@ -201,6 +230,7 @@ final class FaultRig implements AutoCloseable {
     builder.environment().put("FAULT_TARGET_PASSWORD", target.password());
     Process process = builder.start();
     processes.add(process);
+    consumer = process;
     await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(50))
         .until(() -> !process.isAlive() || HTTP_LINE.matcher(Files.readString(log)).find());
     Matcher m = HTTP_LINE.matcher(Files.readString(log));
