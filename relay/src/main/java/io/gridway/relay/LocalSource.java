@@ -111,13 +111,19 @@ final class LocalSource implements ServedSource {
   }
 
   /**
-   * STARTING until {@link #started}; then REFILLING while the buffer has not yet got back to the SCN stored before
+   * STARTING until {@link #started} and, without a stored position, until the fetcher has said where it starts (the
+   * buffer's floor: before it, which readers are behind is unknown); then REFILLING while the buffer has not yet got back to the SCN stored before
    * this start and the reader asks beyond what it holds (readers below it are served at once).
    */
   @Override
   public Unavailable notServing(long since) {
     if (!started) {
       return new Unavailable("STARTING", "the relay is starting: fetcher and publisher not yet running");
+    }
+    if (buffer.floorPending()) {
+      String source = problem();
+      return new Unavailable("STARTING", "the relay is starting: its fetcher has not yet found where it starts in the"
+          + " source's log" + (source == null ? "" : " (source: " + source + ")"));
     }
     long processed = buffer.processedScn();
     if (refillThrough != 0 && Long.compareUnsigned(processed, refillThrough) < 0

@@ -83,7 +83,9 @@ public final class Relay implements AutoCloseable {
     PositionState previous = readPositions(storage);
     StoredPosition resume = previous == null ? null : previous.resumeFrom(config.replay().toMillis());
     this.resumeAfter = resume == null ? null : resume.position();
-    this.buffer = config.buffer().newBuffer(resume == null ? 0 : resume.scn());
+    // Without a stored position the fetcher resolves its configured start (the binlog's end, …) only once it reaches
+    // the source: the buffer's floor waits for it, so a reader older than the start gets 410, not a silent jump.
+    this.buffer = resume == null ? config.buffer().newBufferAtFetcherStart() : config.buffer().newBuffer(resume.scn());
     this.positions = storage == null ? null
         : new PositionRecorder(storage, previous, config.replay(), clock, buffer::evictedThroughScn);
     SchemaRegistry schemas = listener.schemas; // the HTTP side answers schema requests from the same registry
@@ -135,9 +137,10 @@ public final class Relay implements AutoCloseable {
   public InetSocketAddress start() throws InterruptedException {
     InetSocketAddress address = listener.listen();
     listener.phase("starting the fetcher");
-    LOG.info("relay starting: source {} ({} partitions), buffer {} (max window {}), resuming after {} (SCN {})",
+    LOG.info("relay starting: source {} ({} partitions), buffer {} (max window {}), resuming after {}",
         config.source().id(), config.source().partitions(), config.buffer().capacity(), config.buffer().maxWindow(),
-        resumeAfter == null ? "the configured start" : resumeAfter, Long.toUnsignedString(buffer.processedScn()));
+        resumeAfter == null ? "the configured start (its SCN once the fetcher reaches the source)"
+            : resumeAfter + " (SCN " + Long.toUnsignedString(buffer.processedScn()) + ")");
     if (positions != null) {
       long every = Math.max(10, config.positionFlush().toMillis());
       maintenance.scheduleWithFixedDelay(positions::flush, every, every, TimeUnit.MILLISECONDS);

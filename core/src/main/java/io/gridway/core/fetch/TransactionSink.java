@@ -17,6 +17,13 @@ public interface TransactionSink {
    * advance. SCNs of heartbeats never decrease and stay below the next transaction's SCN. A fetcher
    * sets the heartbeat's position when it knows one (the relay persists it, so a restart does not
    * re-read what the fetcher passed over); nothing before that position is still to be delivered.
+   *
+   * <p>A fetcher says where it starts the same way, before anything else, once it knows (a configured start
+   * such as the end of the log is resolved only against the source): a heartbeat at the SCN of that position.
+   * A relay without a stored position takes it as its buffer's floor, so that a reader whose position is older
+   * is told it was evicted rather than served from the start as if nothing lay between. A fetcher that cannot
+   * tell yet (a start by GTID set) sends nothing; the relay then assumes the least (just below the first
+   * transaction's SCN).
    */
   void heartbeat(Heartbeat heartbeat) throws InterruptedException;
 

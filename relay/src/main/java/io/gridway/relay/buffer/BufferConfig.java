@@ -35,6 +35,11 @@ public record BufferConfig(ByteSize capacity, ByteSize maxWindow, Integer indexW
     return new BufferConfig(null, null, null);
   }
 
+  /** A buffer with these settings whose floor its fetcher's start sets ({@link EventBuffer#startingAtFetcher}). */
+  public EventBuffer newBufferAtFetcherStart() {
+    return EventBuffer.startingAtFetcher(capacity.bytes(), (int) maxWindow.bytes(), indexWindows);
+  }
+
   /** A buffer with these settings, holding windows above {@code floorScn}. */
   public EventBuffer newBuffer(long floorScn) {
     return new EventBuffer(capacity.bytes(), (int) maxWindow.bytes(), indexWindows, floorScn);

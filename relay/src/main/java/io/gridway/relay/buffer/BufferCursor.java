@@ -63,11 +63,15 @@ public final class BufferCursor {
   }
 
   /**
-   * Positions the cursor after {@code sinceScn}: the next read returns the first window above it.
+   * Positions the cursor after {@code sinceScn}: the next read returns the first window above it. {@code 0} is
+   * "earliest", a reader without a position: after {@link EventBuffer#earliestScn()}.
    *
    * @return false (status {@link Status#EVICTED}) when windows above {@code sinceScn} were evicted
    */
   public boolean seek(long sinceScn) {
+    if (sinceScn == 0) {
+      sinceScn = buffer.earliestScn();
+    }
     while (true) {
       long o = buffer.oldestWindow();
       long evicted = buffer.evictedThroughScnValue();

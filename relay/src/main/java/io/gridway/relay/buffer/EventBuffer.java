@@ -72,6 +72,10 @@ public final class EventBuffer {
   private volatile long oldest;
   private volatile long evictedThroughScn;
   private volatile long processedScn;
+  // A buffer built before its fetcher has found where it starts: no floor yet (see startAfter). Readers must not be
+  // served until it is false; 'earliest' is the floor a reader asking since=0 starts after (0: SCN 0 itself).
+  private volatile boolean floorPending;
+  private volatile long earliest;
   private volatile long usedBytes;
   private volatile long eventsPublished;
   private volatile long windowsEvicted;
@@ -83,11 +87,26 @@ public final class EventBuffer {
    * @param capacityBytes the most memory the buffer's chunks may take
    * @param maxWindowBytes the largest window (encoded bytes) the buffer accepts; also the chunk size
    * @param indexWindows how many windows the index holds at most (rounded up to a power of two)
-   * @param floorScn the SCN before the first window this buffer will hold (the fetcher's start): a
-   *     reader asking for anything before it is told it was evicted, never silently skipped
+   * @param floorScn the SCN before the first window this buffer will hold (where a relay resumes): a
+   *     reader asking for anything before it, {@code since=0} included, is told it was evicted, never
+   *     silently skipped
    * @throws IllegalStateException when the JVM cannot provide {@code capacityBytes} of direct memory
    */
   public EventBuffer(long capacityBytes, int maxWindowBytes, int indexWindows, long floorScn) {
+    this(capacityBytes, maxWindowBytes, indexWindows, floorScn, false);
+  }
+
+  /**
+   * A buffer for a relay that starts at its fetcher's configured start (no stored position): its floor is not known
+   * until the fetcher has resolved that start against the source, and is then set by {@link #startAfter}. Until then
+   * {@link #floorPending()} is true and the relay must not serve readers. A reader asking {@code since=0}
+   * ("earliest") is served from that floor: everything since the start of this buffer's stream.
+   */
+  public static EventBuffer startingAtFetcher(long capacityBytes, int maxWindowBytes, int indexWindows) {
+    return new EventBuffer(capacityBytes, maxWindowBytes, indexWindows, 0, true);
+  }
+
+  private EventBuffer(long capacityBytes, int maxWindowBytes, int indexWindows, long floorScn, boolean floorPending) {
     if (maxWindowBytes < 1024 || maxWindowBytes > MAX_CHUNK_BYTES) {
       throw new IllegalArgumentException("maxWindow " + maxWindowBytes + " out of range 1KiB..1GiB");
     }
@@ -106,6 +125,7 @@ public final class EventBuffer {
     this.evictedThroughScn = floorScn;
     this.processedScn = floorScn;
     this.lastAppendedScn = floorScn;
+    this.floorPending = floorPending;
     for (int chunk = 0; chunk < chunkCount; chunk++) {
       ByteBuffer memory = allocate(chunk);
       writerViews[chunk] = memory.duplicate();
@@ -169,6 +189,45 @@ public final class EventBuffer {
     processedScn = scn;
     waiters.fireAll();
     return window;
+  }
+
+  /**
+   * Sets the floor of a buffer built with {@link #startingAtFetcher}: the SCN of the position its fetcher starts
+   * reading at, or, when the fetcher did not say, the most that is known (a first heartbeat's SCN, or just below the
+   * first transaction's). A reader asking for an older SCN is then told it was evicted: the windows between its
+   * position and the start were never read, and serving it from the start would skip them silently. Publisher thread
+   * only, before any {@link #append}; at most once.
+   *
+   * @return true when this set the floor; false when the buffer already had one (nothing changes)
+   */
+  public boolean startAfter(long floorScn) {
+    if (!floorPending) {
+      return false;
+    }
+    if (published != 0) {
+      throw new IllegalStateException("the floor of a buffer holding windows cannot change");
+    }
+    evictedThroughScn = floorScn;
+    processedScn = floorScn;
+    lastAppendedScn = floorScn;
+    earliest = floorScn;
+    floorPending = false; // last: a reader that sees it false sees the floor
+    waiters.fireAll();
+    return true;
+  }
+
+  /** Whether the floor is still unknown (a buffer built with {@link #startingAtFetcher} before {@link #startAfter}). */
+  public boolean floorPending() {
+    return floorPending;
+  }
+
+  /**
+   * The SCN a reader asking {@code since=0} ("earliest": it has no position yet) is served after: the floor of a
+   * buffer whose stream began at its fetcher's configured start, so such a reader gets everything since then; 0 for a
+   * buffer that resumed from a stored position (windows before its floor existed and are gone: 410).
+   */
+  public long earliestScn() {
+    return earliest;
   }
 
   /**

@@ -35,6 +35,11 @@ import org.slf4j.LoggerFactory;
  * is not above the newest one processed is skipped: after a restart the fetcher re-reads from the
  * last persisted position, and SCNs are deterministic, so this is exactly what was stored before.
  *
+ * <p>A buffer built before its fetcher found where it starts (no stored position) takes its floor from the first
+ * thing the fetcher delivers: a heartbeat's SCN (a fetcher says where it starts this way, see {@link
+ * TransactionSink}), else just below the first transaction's SCN. That heartbeat's position is stored too, so a
+ * relay stopped before its first window resumes where this one started instead of at a later configured start.
+ *
  * <p>A window larger than the buffer's {@code maxWindow} stops the source (FAILED, /health 503 with
  * the reason) rather than being split or dropped; nothing after it is published, so a restart with a
  * larger limit resumes with it.
@@ -94,6 +99,10 @@ public final class Publisher implements TransactionSink {
       throw failure; // stopped: never publish past a window that could not be stored
     }
     long scn = received.scn().value();
+    if (scn != 0 && buffer.startAfter(scn - 1)) {
+      // The fetcher did not say where it started: only that no SCN lies between scn - 1 and this transaction.
+      floorSet(scn - 1, "just below its first transaction");
+    }
     if (Long.compareUnsigned(scn, buffer.processedScn()) <= 0) {
       skippedOnResume++; // publisher thread only
       return;
@@ -183,11 +192,22 @@ public final class Publisher implements TransactionSink {
   @Override
   public void heartbeat(Heartbeat heartbeat) {
     long scn = heartbeat.scn().value();
-    if (positions != null && heartbeat.position() != null && Long.compareUnsigned(scn, buffer.processedScn()) > 0) {
+    // A fetcher started at its configured start says first where that is, as a heartbeat (TransactionSink)
+    boolean first = buffer.startAfter(scn);
+    if (first) {
+      floorSet(scn, "where its fetcher starts");
+    }
+    if (positions != null && heartbeat.position() != null
+        && (first || Long.compareUnsigned(scn, buffer.processedScn()) > 0)) {
       positions.stored(scn, heartbeat.position()); // an idle (or filtered-out) source's position moves too
     }
     buffer.advanceProcessed(scn);
     lastCommitTimeMicros = Math.max(lastCommitTimeMicros, heartbeat.timeMicros());
+  }
+
+  private void floorSet(long scn, String how) {
+    LOG.info("source {}: the buffer starts after SCN {} ({}): readers asking for an older SCN get 410", sourceId,
+        Long.toUnsignedString(scn), how);
   }
 
   /** The fetcher stopped on an error an operator must fix; it logged the ERROR line, /health shows the text. */

@@ -1,5 +1,7 @@
 package io.gridway.relay.source;
 
+import io.gridway.core.event.Heartbeat;
+import io.gridway.core.event.Scn;
 import io.gridway.core.event.SourcePosition;
 import io.gridway.core.fetch.Fetcher;
 import io.gridway.core.fetch.FetcherException;
@@ -66,6 +68,9 @@ public final class SyntheticFetcher implements Fetcher {
     long events = 0;
     long sequence = first;
     try {
+      // where the stream starts, before anything else: a relay without a stored position takes it as its buffer's floor
+      sink.heartbeat(new Heartbeat(new Scn(first - 1), TimeUnit.NANOSECONDS.toMicros(startNanos),
+          new SourcePosition.Generated(first - 1)));
       while (closed.getCount() > 0) {
         if (config.maxEvents() > 0 && events >= config.maxEvents()) {
           status = new FetcherStatus(FetcherStatus.State.RUNNING, status.position(), "generated " + events + " events; idle");

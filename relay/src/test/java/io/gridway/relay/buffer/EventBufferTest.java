@@ -72,6 +72,39 @@ class EventBufferTest {
   }
 
   @Test
+  void aFreshStartsFloorEvictsOlderReadersServesItAndSinceZeroStartsThere() {
+    EventBuffer fresh = EventBuffer.startingAtFetcher(64 * 1024, 16 * 1024, 1024);
+    assertThat(fresh.floorPending()).isTrue();
+    assertThat(fresh.startAfter(500)).isTrue();
+    assertThat(fresh.startAfter(700)).as("set once").isFalse();
+    assertThat(fresh.floorPending()).isFalse();
+    assertThat(fresh.processedScn()).isEqualTo(500);
+    fresh.append(600, window(600, 0, 1, 1, 10));
+
+    BufferCursor older = fresh.cursor(PartitionFilter.all(), SCHEMAS);
+    assertThat(older.seek(499)).as("a reader behind the start never saw what lies between").isFalse();
+    assertThat(older.status()).isEqualTo(Status.EVICTED);
+    BufferCursor atFloor = fresh.cursor(PartitionFilter.all(), SCHEMAS);
+    assertThat(atFloor.seek(500)).isTrue();
+    assertThat(readAll(atFloor)).filteredOn(f -> f[0] == EOW).extracting(f -> f[1]).containsExactly(600L);
+    BufferCursor earliest = fresh.cursor(PartitionFilter.all(), SCHEMAS);
+    assertThat(earliest.seek(0)).as("since=0: everything since this stream's start").isTrue();
+    assertThat(readAll(earliest)).filteredOn(f -> f[0] == EOW).extracting(f -> f[1]).containsExactly(600L);
+  }
+
+  @Test
+  void aResumedBuffersFloorIsFixedAndSinceZeroIsEvicted() {
+    EventBuffer resumed = new EventBuffer(64 * 1024, 16 * 1024, 1024, 500);
+    assertThat(resumed.floorPending()).isFalse();
+    assertThat(resumed.startAfter(700)).isFalse();
+    assertThat(resumed.processedScn()).isEqualTo(500);
+    resumed.append(600, window(600, 0, 1, 1, 10));
+    assertThat(resumed.cursor(PartitionFilter.all(), SCHEMAS).seek(0))
+        .as("windows before a stored position existed and are gone").isFalse();
+    assertThat(resumed.cursor(PartitionFilter.all(), SCHEMAS).seek(500)).isTrue();
+  }
+
+  @Test
   void seekFindsFirstWindowAfterSince() {
     for (long scn = 100; scn <= 1000; scn += 100) {
       buffer.append(scn, window(scn, 0, 1, 1, 10));

@@ -71,8 +71,24 @@ class SourceHealthIT {
   @Test
   void aSourceNobodyListensOnIsDownInHealthWhileTheRelayStillServesItsBuffer() throws Exception {
     int port = closedPort();
-    RelayConfig config = RelayConfig.parse(onPort(Db.relayYaml(DB, dir, "gone", "end", "nothing.*",
-        "buffer:\n  capacity: 64MiB\n  maxWindow: 1MiB\n"), port), "test");
+    String yaml = Db.relayYaml(DB, dir, "gone", "end", "nothing.*", "buffer:\n  capacity: 64MiB\n  maxWindow: 1MiB\n"
+        + "positionFile: " + dir.resolve("gone.position") + "\npositionFlush: 50ms\n");
+    // A first start that never reaches its source does not know where its stream starts: nothing to serve yet.
+    try (Relay fresh = new Relay(RelayConfig.parse(onPort(yaml, port), "test"), Clock.systemUTC())) {
+      fresh.start();
+      await().atMost(Duration.ofSeconds(30)).until(() -> Http.get(fresh.port(), "/health").body().contains("RECONNECTING"));
+      JsonNode sides = JSON.readTree(Http.get(fresh.port(), "/health/ready").body()).path("sources").path("gone");
+      assertThat(sides.path("serving").asText()).isEqualTo("STARTING");
+      assertThat(sides.path("servingReason").asText()).contains("has not yet found where it starts")
+          .contains("127.0.0.1:" + port);
+      assertThat(Http.get(fresh.port(), "/v1/sources/gone/events?since=0&waitMs=0").statusCode()).isEqualTo(503);
+    }
+    // One that reached it stored where it started: restarted on that file, it serves while its source is down.
+    try (Relay reached = new Relay(RelayConfig.parse(yaml, "test"), Clock.systemUTC())) {
+      reached.start();
+      await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(dir.resolve("gone.position")));
+    }
+    RelayConfig config = RelayConfig.parse(onPort(yaml, port), "test");
     try (Relay relay = new Relay(config, Clock.systemUTC())) {
       relay.start();
       await().atMost(Duration.ofSeconds(30)).until(() -> Http.get(relay.port(), "/health").body().contains("RECONNECTING"));

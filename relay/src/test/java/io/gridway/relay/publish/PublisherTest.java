@@ -112,6 +112,35 @@ class PublisherTest {
   }
 
   @Test
+  void aFreshStartTakesItsFloorFromTheFetchersStartHeartbeatAndStoresThatPosition() throws Exception {
+    EventBuffer buffer = EventBuffer.startingAtFetcher(64L << 20, 1 << 20, 1024);
+    PositionFile file = new PositionFile(dir.resolve("pos.json"));
+    PositionRecorder positions = new PositionRecorder(file, null, Duration.ZERO, Clock.systemUTC(), buffer::evictedThroughScn);
+    Publisher publisher = new Publisher("s", buffer, new SchemaRegistry(), ActivePolicies.none(), positions);
+    publisher.heartbeat(new Heartbeat(new Scn(40), 1, new SourcePosition.Generated(40))); // where the fetcher starts
+    positions.flush();
+    assertThat(buffer.floorPending()).isFalse();
+    assertThat(buffer.evictedThroughScn()).isEqualTo(40);
+    assertThat(file.read().last().position()).as("a restart before any window resumes here")
+        .isEqualTo(new SourcePosition.Generated(40));
+    publisher.accept(tx(45, KEEP, 1, 1));
+    assertThat(buffer.evictedThroughScn()).isEqualTo(40);
+    assertThat(buffer.newestScn()).isEqualTo(45);
+  }
+
+  @Test
+  void aFetcherThatDoesNotSayWhereItStartsGivesAFloorJustBelowItsFirstTransaction() {
+    EventBuffer buffer = EventBuffer.startingAtFetcher(64L << 20, 1 << 20, 1024);
+    Publisher publisher = new Publisher("s", buffer, new SchemaRegistry());
+    publisher.accept(tx(45, KEEP, 1, 1));
+    assertThat(buffer.evictedThroughScn()).isEqualTo(44);
+    assertThat(buffer.windowsPublished()).isEqualTo(1);
+    publisher.heartbeat(new Heartbeat(new Scn(50), 2));
+    assertThat(buffer.evictedThroughScn()).isEqualTo(44);
+    assertThat(buffer.processedScn()).isEqualTo(50);
+  }
+
+  @Test
   void aWindowLargerThanMaxWindowStopsTheSourceWithAClearError() {
     EventBuffer buffer = buffer(0);
     Publisher publisher = new Publisher("s", buffer, new SchemaRegistry());

@@ -76,6 +76,12 @@ final class GtidScns implements ScnRule {
     return Scn.ofSequence(lastSequence); // the next transaction has a greater sequence number
   }
 
+  /** The sequence of the executed set the rule was built with: the start's, when nothing was passed yet. */
+  @Override
+  public Scn at(ResumePoint start) {
+    return Scn.ofSequence(lastSequence);
+  }
+
   @Override
   public ResumePoint after(String file, long offset, String gtidSet) {
     // until the set is known (a first start on a server that never logged a GTID) only the file can say where

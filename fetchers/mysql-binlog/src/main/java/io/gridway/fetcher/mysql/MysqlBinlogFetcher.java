@@ -321,7 +321,8 @@ public final class MysqlBinlogFetcher implements Fetcher {
   }
 
   /** Checks the position against the server's binlogs and sets up what the first connection needs. */
-  private void prepare(ServerFacts facts, ResumePoint resume, TableRegistry tables, TransactionSink sink, SchemaChanges ddl) {
+  private void prepare(ServerFacts facts, ResumePoint resume, TableRegistry tables, TransactionSink sink, SchemaChanges ddl)
+      throws InterruptedException {
     facts.checkAvailable(resume);
     if (!facts.rowMetadata().isEmpty() && !"FULL".equalsIgnoreCase(facts.rowMetadata())) {
       LOG.warn("binlog_row_metadata is {} on {}: column names come from information_schema, which is only right"
@@ -334,6 +335,7 @@ public final class MysqlBinlogFetcher implements Fetcher {
       assembler = new TransactionAssembler(sink, ddl, resume,
           new TransactionAssembler.Limits(config.heartbeatInterval().toMillis(), config.maxTransactionBytes().bytes()), clock,
           scns);
+      assembler.announceStart(); // the position is checked: the relay's buffer floor (a resumed relay has it already)
     }
   }
 

@@ -27,6 +27,12 @@ interface ScnRule {
   /** The SCN of a server heartbeat at {@code position} of file {@code fileIndex}: never above the next commit's. */
   Scn heartbeat(long fileIndex, long position);
 
+  /**
+   * The SCN of a start position, before anything is read there (the relay's buffer floor), or null when the rule
+   * cannot tell yet ({@link FileScns} for a start by GTID set: no file before the first rotate).
+   */
+  Scn at(ResumePoint start);
+
   /** Where to resume after a boundary at {@code file:offset}, the executed set then being {@code gtidSet}. */
   ResumePoint after(String file, long offset, String gtidSet);
 
@@ -43,6 +49,11 @@ interface ScnRule {
     @Override
     public Scn heartbeat(long fileIndex, long position) {
       return Scn.ofBinlog(fileIndex, position);
+    }
+
+    @Override
+    public Scn at(ResumePoint start) {
+      return start.byGtid() ? null : Scn.ofBinlog(BinlogNames.fileIndex(start.file()), start.offset());
     }
 
     @Override

@@ -130,6 +130,19 @@ final class TransactionAssembler {
   /** Heartbeat and memory limits of the assembler. */
   record Limits(long heartbeatMillis, long maxTransactionBytes) {}
 
+  /**
+   * Tells the sink where reading starts, before anything is read: a heartbeat at the start's SCN (a relay without a
+   * stored position takes it as its buffer's floor, see TransactionSink). Nothing is sent when the SCN rule cannot
+   * tell it yet ({@link ScnRule#at}).
+   */
+  void announceStart() throws InterruptedException {
+    ResumePoint start = queue.boundary();
+    Scn scn = scns.at(start);
+    if (scn != null) {
+      heartbeat(scn, start);
+    }
+  }
+
   /** A new connection starts at the last boundary: whatever was half read, or held, is dropped. */
   void startSession() {
     resetGroup();
