@@ -56,13 +56,17 @@ final class FaultRig implements AutoCloseable {
   final int relayPort;
   final FaultLoad writer;
   private final boolean dedicatedSource;
-  private final String relayYaml;
+  private final boolean relayPositionFile;
+  private String relayStart;
+  private String relayYaml;
   private Relay relay;
   private boolean relayRunning;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final List<Process> processes = new ArrayList<>();
   private int metricsPort;
   private Process consumer;
+  private final java.util.Map<String, Process> consumers = new java.util.HashMap<>();
+  private final java.util.Map<String, Integer> metricsPorts = new java.util.HashMap<>();
 
   FaultRig(String name) throws Exception {
     this(name, Setup.LINKS);
@@ -80,7 +84,8 @@ final class FaultRig implements AutoCloseable {
       database = source.createDatabase(name);
       source.execute(database, KillWorkload.mariaDbDdl());
       created = FaultTarget.create(setup.target(), name, database);
-      relayYaml = relayYaml(setup.relayPositionFile());
+      relayPositionFile = setup.relayPositionFile();
+      relayYaml = relayYaml(relayPositionFile);
       relay = new Relay(RelayConfig.parse(relayYaml.formatted(0), name + " relay"), Clock.systemUTC());
       relayPort = relay.start().getPort();
       relayRunning = true;
@@ -112,11 +117,15 @@ final class FaultRig implements AutoCloseable {
       rs.next();
       start = rs.getString(1) + ":" + rs.getLong(2);
     }
-    return relayYaml(positionFile, start);
+    relayStart = start;
+    return relayYaml(positionFile, start, source.port());
   }
 
-  /** As above, starting at {@code start} (a relay's {@code start} key: {@code end}, {@code <file>:<offset>}, …). */
-  private String relayYaml(boolean positionFile, String start) throws Exception {
+  /**
+   * As above, starting at {@code start} (a relay's {@code start} key: {@code end}, {@code <file>:<offset>}, …) and
+   * reading the source at {@code sourcePort} of its host (a proxy's, or its own).
+   */
+  private String relayYaml(boolean positionFile, String start, int sourcePort) throws Exception {
     Path password = dir.resolve("repl.pw");
     Files.writeString(password, source.replicationPassword() + "\n");
     return """
@@ -126,7 +135,7 @@ final class FaultRig implements AutoCloseable {
                   include: ["%s.*"], heartbeatInterval: 300ms, reconnectBackoffMax: 300ms}
         buffer: {capacity: 64MiB, maxWindow: 8MiB}
         %s
-        """.formatted(source.host(), source.port(), source.replicationUser(), password,
+        """.formatted(source.host(), sourcePort, source.replicationUser(), password,
         100_000 + random.nextInt(1_000_000), start, database,
         positionFile ? "positionFile: " + dir.resolve("relay.position") + "\npositionFlush: 50ms" : "")
         .replace("%", "%%") + "http: {port: %d, ioThreads: 1, shutdownGrace: 0s, stream: {heartbeat: 200ms}}\n";
@@ -160,11 +169,20 @@ final class FaultRig implements AutoCloseable {
    */
   Relay restartRelayAtEndWithoutPosition() throws Exception {
     stopRelay();
-    relay = new Relay(RelayConfig.parse(relayYaml(false, "end").formatted(relayPort), "relay started at end"),
+    relay = new Relay(RelayConfig.parse(relayYaml(false, "end", source.port()).formatted(relayPort), "relay started at end"),
         Clock.systemUTC());
     relay.start();
     relayRunning = true;
     return relay;
+  }
+
+  /**
+   * Starts a new relay, as set up, that reads the source through {@code sourcePort} (a proxy's port on the source's
+   * host), and keeps it for later restarts. Before any transaction reached the target, so that it makes no gap.
+   */
+  Relay readSourceThrough(int sourcePort) throws Exception {
+    relayYaml = relayYaml(relayPositionFile, relayStart, sourcePort);
+    return restartRelay();
   }
 
   /** The consumer started last (null before {@link #startConsumer}). */
@@ -206,7 +224,16 @@ final class FaultRig implements AutoCloseable {
    */
   void startConsumer(URI relayUri, String targetUrl, String extraPullYaml, String consumerYaml, String topYaml)
       throws Exception {
-    Path config = dir.resolve("consumer.yml");
+    startConsumer("consumer", relayUri, targetUrl, extraPullYaml, consumerYaml, topYaml);
+  }
+
+  /**
+   * As above, a consumer of its own {@code name} (its files {@code <name>.yml} and {@code <name>.log}, the output of
+   * each start appended); {@link #consumer()} and {@link #metric(String)} then speak of it.
+   */
+  void startConsumer(String name, URI relayUri, String targetUrl, String extraPullYaml, String consumerYaml,
+      String topYaml) throws Exception {
+    Path config = dir.resolve(name + ".yml");
     Files.writeString(config, """
         consumer:
           source: src
@@ -222,27 +249,54 @@ final class FaultRig implements AutoCloseable {
         http: {port: 0}
         %s
         """.formatted(relayUri, consumerYaml, extraPullYaml, targetUrl, target.user(), topYaml));
-    Path log = dir.resolve("consumer.log");
+    Path log = dir.resolve(name + ".log");
+    long before = Files.exists(log) ? Files.size(log) : 0;
     ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
         ConsumerMain.class.getName(), "--config", config.toString())
-        .redirectErrorStream(true).redirectOutput(log.toFile());
+        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
     builder.environment().put("FAULT_TARGET_PASSWORD", target.password());
     Process process = builder.start();
     processes.add(process);
     consumer = process;
+    consumers.put(name, process);
     await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(50))
-        .until(() -> !process.isAlive() || HTTP_LINE.matcher(Files.readString(log)).find());
-    Matcher m = HTTP_LINE.matcher(Files.readString(log));
+        .until(() -> !process.isAlive() || HTTP_LINE.matcher(output(log, before)).find());
+    Matcher m = HTTP_LINE.matcher(output(log, before));
     if (!process.isAlive() || !m.find()) {
-      throw new IllegalStateException("consumer did not start; its log:\n" + Files.readString(log));
+      throw new IllegalStateException("consumer " + name + " did not start; its log:\n" + Files.readString(log));
     }
     metricsPort = Integer.parseInt(m.group(1));
+    metricsPorts.put(name, metricsPort);
+  }
+
+  private static String output(Path log, long from) throws java.io.IOException {
+    String all = Files.readString(log);
+    return all.substring((int) Math.min(from, all.length()));
+  }
+
+  /** The consumer started last under {@code name}. */
+  Process consumer(String name) {
+    return consumers.get(name);
+  }
+
+  /** What consumer {@code name} has written to its output so far, over all its starts. */
+  String consumerOutput(String name) throws java.io.IOException {
+    return Files.readString(dir.resolve(name + ".log"));
+  }
+
+  /** As {@link #metric(String)}, from consumer {@code consumer}'s /metrics. */
+  double metric(String consumer, String name) throws Exception {
+    return metric(metricsPorts.get(consumer), name);
   }
 
   /** The sum over all tags of a metric from the consumer's /metrics (Prometheus name), 0 when absent. */
   double metric(String name) throws Exception {
-    String body = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/metrics"))
+    return metric(metricsPort, name);
+  }
+
+  private double metric(int port, String name) throws Exception {
+    String body = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
         .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString()).body();
     double sum = 0;
     for (String line : body.split("\n")) {

@@ -1,0 +1,140 @@
+package io.gridway.applier.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.gridway.cluster.ControllerHost;
+import io.gridway.cluster.ZkConfig;
+import io.gridway.testkit.EmbeddedZooKeeper;
+import io.gridway.testkit.FaultProxy;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A consumer cut from ZooKeeper but not from its relay or its target, in cluster mode: two consumers (c1, c2) of one
+ * partition, exactly once into PostgreSQL, each reaching ZooKeeper through a {@link FaultProxy} of its own, under a live
+ * {@link KillWorkload}. Each round blackholes the owner's ZooKeeper link: its session expires on the server, the Helix
+ * controller hands the partition to the other consumer (a higher generation), while the cut owner, which cannot hear
+ * of it, goes on applying under its old generation. Its next commit must be rejected by the target — the conditional
+ * update of the checkpoint row in the data's transaction — not merely stopped: the fenced-write counter rises (or, if
+ * the process exits before a scrape, its output says "checkpoint fenced") and it exits 1. The link heals, the old owner
+ * is started again as the standby, and the next round cuts the new owner; 1 round, 20 under {@code -Pchaos}. Then
+ * target = source ({@link FaultRig#verifier()}).
+ */
+@Timeout(600)
+class ClusterZooKeeperCutIT {
+  private static final String FENCED_METRIC = "gridway_consumer_checkpoint_fenced_total";
+  private long allowed;
+
+  @Test
+  void anOwnerCutFromZooKeeperHasItsCommitAfterTheTakeoverRejectedAndLosesNothing() throws Exception {
+    int rounds = FaultRig.rounds(1);
+    long started = System.nanoTime();
+    String cluster = "gwcut" + ProcessHandle.current().pid() + "x" + System.nanoTime() % 100_000;
+    try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.dedicated();
+        FaultRig rig = new FaultRig("zk_cut");
+        ControllerHost controller = ControllerHost.start(ZkConfig.external(zk.connectString()), cluster, "ctl");
+        FaultProxy toZk1 = FaultProxy.start(zk.host(), zk.port());
+        FaultProxy toZk2 = FaultProxy.start(zk.host(), zk.port())) {
+      Map<String, FaultProxy> links = Map.of("c1", toZk1, "c2", toZk2);
+      start(rig, cluster, "c1", toZk1);
+      rig.writer.start();
+      allowed = 50;
+      rig.writer.allow(50);
+      await("c1 applies").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(50))
+          .until(() -> rig.targetAuditRows() > 0);
+      start(rig, cluster, "c2", toZk2);
+      Duration worst = Duration.ZERO;
+      long fencedSeen = 0;
+      for (int round = 0; round < rounds; round++) {
+        String[] leader = {null};
+        await("round " + round + ": one owner").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(100))
+            .until(() -> (leader[0] = owner(rig)) != null);
+        String owner = leader[0];
+        String standby = owner.equals("c1") ? "c2" : "c1";
+        long cutAt = rig.targetAuditRows() + 20 + rig.random.nextInt(80);
+        await("round " + round + ": cut point").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(5))
+            .until(() -> keepWriting(rig) && rig.targetAuditRows() >= cutAt);
+        long takeoversBefore = starts(rig, standby);
+        Process cut = rig.consumer(owner);
+        links.get(owner).blackhole();
+        double[] fenced = {0};
+        String who = owner;
+        await("round " + round + ": " + owner + " is fenced after " + standby + " took over")
+            .atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(25)).until(() -> {
+              if (cut.isAlive()) {
+                try {
+                  fenced[0] = Math.max(fenced[0], rig.metric(who, FENCED_METRIC));
+                } catch (Exception e) {
+                  // exiting: its HTTP server is gone
+                }
+              }
+              return keepWriting(rig) && !cut.isAlive(); // it has batches to commit after the takeover
+            });
+        assertThat(starts(rig, standby)).as("round %d: %s took the partition over", round, standby)
+            .isGreaterThan(takeoversBefore);
+        assertThat(cut.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(cut.exitValue()).as(rig.consumerOutput(owner)).isEqualTo(1);
+        assertThat(rig.consumerOutput(owner)).as("round %d: %s's commit after the takeover was rejected", round, owner)
+            .containsIgnoringCase("fenced");
+        fencedSeen += fenced[0] > 0 ? 1 : 0;
+
+        links.get(owner).passThrough();
+        long healed = System.nanoTime();
+        Duration recovery = rig.awaitRecovered("round " + round + ": the new owner has caught up");
+        worst = recovery.compareTo(worst) > 0 ? recovery : worst;
+        System.out.printf("round %d: %s cut from ZooKeeper, fenced (counter %.0f before it exited), %s took over;"
+            + " recovered in %.1f s%n", round, owner, fenced[0], standby, (System.nanoTime() - healed) / 1e9);
+        start(rig, cluster, owner, links.get(owner)); // back (the controller may give it the partition again)
+      }
+      rig.writer.finish();
+      await("the controller leads").atMost(Duration.ofSeconds(60)).until(controller::isLeader);
+      rig.verifyAndReport("consumer cut from ZooKeeper, not from its target (cluster mode)", rounds, worst, started);
+      System.out.printf("fenced-write counter seen above 0 before the process exited in %d of %d rounds%n", fencedSeen,
+          rounds);
+    }
+  }
+
+  /** Lets the writer write 20 transactions more when it has nearly written all it may; true. */
+  private boolean keepWriting(FaultRig rig) {
+    if (rig.writer.transactions() >= allowed - 5) {
+      allowed += 20;
+      rig.writer.allow(20);
+    }
+    return true;
+  }
+
+  /**
+   * The instance leading partition 0 now, or null when none or both do: in the output of its current start, its last
+   * "starting" line for the partition comes after its last "stopped" line.
+   */
+  private static String owner(FaultRig rig) throws Exception {
+    String found = null;
+    for (String instance : new String[] {"c1", "c2"}) {
+      String all = rig.consumerOutput(instance);
+      String current = all.substring(Math.max(0, all.lastIndexOf("gridway consumer started")));
+      if (rig.consumer(instance).isAlive() && current.lastIndexOf("partition 0: starting at SCN")
+          > current.lastIndexOf("partition 0: stopped at checkpoint")) {
+        if (found != null) {
+          return null;
+        }
+        found = instance;
+      }
+    }
+    return found;
+  }
+
+  private static void start(FaultRig rig, String cluster, String instance, FaultProxy toZk) throws Exception {
+    rig.startConsumer(instance, rig.relayUri(), rig.targetUrl(rig.target.port()), "", "",
+        "cluster: {zk: \"" + toZk.host() + ":" + toZk.port() + "\", name: " + cluster + ", instance: " + instance
+            + ", partitions: 1, replicas: 1, sessionTimeout: 2s}");
+  }
+
+  /** How many times {@code instance} has started partition 0 (led it), over all its starts. */
+  private static long starts(FaultRig rig, String instance) throws Exception {
+    return rig.consumerOutput(instance).lines().filter(l -> l.contains("partition 0: starting at SCN")).count();
+  }
+}
