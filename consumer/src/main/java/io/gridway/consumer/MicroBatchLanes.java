@@ -104,6 +104,9 @@ final class MicroBatchLanes {
         failures++;
         // fenced: a newer owner claimed the partition, and retrying cannot change that; stop at once
         BatchHandler.Failure kind = e instanceof CheckpointFencedException ? BatchHandler.Failure.FATAL : handler.classify(e);
+        if (e instanceof CheckpointFencedException) {
+          metrics.fenced(); // the target refused the checkpoint in the data's transaction: a fenced write too
+        }
         String giveUp = null;
         boolean outageStarts = false;
         switch (kind) {
