@@ -26,6 +26,15 @@ class GtidScnsTest {
   private final MutableClock clock = new MutableClock(Instant.parse("2024-01-01T00:00:00Z"));
 
   @Test
+  void aStartsScnIsTheExecutedSetsSequenceUnderGtidAndTheFilePositionUnderFile() {
+    // what a fetcher announces before reading: the relay's buffer floor
+    assertThat(new GtidScns(0, "0-1-41,1-1-7").at(new ResumePoint("", 0, "0-1-41,1-1-7"))).isEqualTo(Scn.ofSequence(41));
+    ScnRule file = new ScnRule.FileScns();
+    assertThat(file.at(new ResumePoint("mariadb-bin.000003", 1234, ""))).isEqualTo(Scn.ofBinlog(3, 1234));
+    assertThat(file.at(new ResumePoint("", 0, "0-1-41"))).as("a start by GTID set: no file yet").isNull();
+  }
+
+  @Test
   void aTransactionsScnIsItsSequenceNumberShiftedPastTheSnapshotRoom() {
     GtidScns rule = new GtidScns(0, "0-1-10");
     assertThat(rule.passed("0-1-11", 7, 1234)).isEqualTo(Scn.ofSequence(11));
