@@ -35,7 +35,7 @@ public final class RelayAccess {
 
   /** Reads what {@code config} names, with secrets from {@code environment}. */
   public static RelayAccess of(ConsumerConfig config, Map<String, String> environment) {
-    SslContext ssl = config.tls() == null ? null : client(config.tls());
+    SslContext ssl = config.tls() == null ? null : clientContext(config.tls(), "tls");
     String authorization = config.auth() == null ? null
         : "Bearer " + SecretFile.read(config.auth().tokenFile(), config.auth().tokenEnv(), "auth", environment);
     return new RelayAccess(ssl, authorization);
@@ -46,19 +46,24 @@ public final class RelayAccess {
     return of(config, System.getenv());
   }
 
-  private static SslContext client(ConsumerConfig.Tls tls) {
+  /**
+   * The client TLS context for relays from the consumer's {@code tls} settings (TLS 1.2/1.3, the JDK's provider); also
+   * the admin service's and the CLI's, whose settings have the same shape under another key. A file that does not
+   * load is an {@link IllegalArgumentException} naming {@code key}'s setting and the file.
+   */
+  public static SslContext clientContext(ConsumerConfig.Tls tls, String key) {
     SslContextBuilder builder = SslContextBuilder.forClient().sslProvider(SslProvider.JDK).protocols(PROTOCOLS)
         .endpointIdentificationAlgorithm("HTTPS");
-    String loading = "tls.caFile " + tls.caFile();
+    String loading = key + ".caFile " + tls.caFile();
     try {
       if (tls.caFile() != null) {
         builder.trustManager(new File(tls.caFile()));
       }
       if (tls.certFile() != null) {
-        loading = "tls.certFile " + tls.certFile() + " / tls.keyFile " + tls.keyFile();
+        loading = key + ".certFile " + tls.certFile() + " / " + key + ".keyFile " + tls.keyFile();
         builder.keyManager(new File(tls.certFile()), new File(tls.keyFile()));
       }
-      loading = "the TLS settings";
+      loading = "the TLS settings (" + key + ")";
       return builder.build();
     } catch (SSLException | IllegalArgumentException e) {
       Throwable root = e;
@@ -69,6 +74,7 @@ public final class RelayAccess {
           + (root == e ? "" : " (" + root.getMessage() + ")"), e);
     }
   }
+
 
   /** Whether TLS is configured (then every relay must be https://). */
   public boolean tls() {

@@ -1,17 +1,14 @@
 package io.gridway.admin;
 
 import io.gridway.consumer.ConsumerConfig;
+import io.gridway.consumer.RelayAccess;
 import io.gridway.core.config.SecretFile;
 import io.netty.handler.ssl.JdkSslContext;
-import io.netty.handler.ssl.SslContextBuilder;
-import io.netty.handler.ssl.SslProvider;
-import java.io.File;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.Map;
-import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLParameters;
 
 /**
@@ -59,27 +56,9 @@ final class RelayHttp {
   }
 
   private static javax.net.ssl.SSLContext sslContext(ConsumerConfig.Tls tls) {
-    SslContextBuilder builder = SslContextBuilder.forClient().sslProvider(SslProvider.JDK).protocols(PROTOCOLS);
-    String loading = "relays.tls.caFile " + tls.caFile();
-    try {
-      if (tls.caFile() != null) {
-        builder.trustManager(new File(tls.caFile()));
-      }
-      if (tls.certFile() != null) {
-        loading = "relays.tls.certFile " + tls.certFile() + " / relays.tls.keyFile " + tls.keyFile();
-        builder.keyManager(new File(tls.certFile()), new File(tls.keyFile()));
-      }
-      loading = "relays.tls";
-      return ((JdkSslContext) builder.build()).context();
-    } catch (SSLException | IllegalArgumentException e) {
-      Throwable root = e;
-      while (root.getCause() != null && root.getCause() != root) {
-        root = root.getCause();
-      }
-      throw new IllegalArgumentException("cannot load " + loading + ": " + e.getMessage()
-          + (root == e ? "" : " (" + root.getMessage() + ")"), e);
-    }
+    return ((JdkSslContext) RelayAccess.clientContext(tls, "relays.tls")).context();
   }
+
 
   HttpClient client() {
     return client;

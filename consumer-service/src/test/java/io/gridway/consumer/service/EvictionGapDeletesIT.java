@@ -1,5 +1,8 @@
 package io.gridway.consumer.service;
 
+import static io.gridway.consumer.service.ServiceRig.occurrences;
+import static io.gridway.consumer.service.ServiceRig.signal;
+import static io.gridway.consumer.service.ServiceRig.sourcesAnswer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -8,10 +11,6 @@ import io.gridway.testkit.PrivateMariaDb;
 import io.gridway.testkit.PrivatePostgres;
 import io.gridway.testkit.ReplicaVerifier;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
@@ -35,7 +34,6 @@ import org.junit.jupiter.api.Timeout;
 class EvictionGapDeletesIT {
   private static final int ROWS = 3_000;
   private static final int CHUNK_ROWS = 500;
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   @Test
   void rowsDeletedAtTheSourceDuringAnEvictionGapAreDeletedFromBothTargetsByTheReseed() throws Exception {
@@ -128,26 +126,6 @@ class EvictionGapDeletesIT {
           jdbc: {url: "%s", user: %s, passwordEnv: TARGET_PASSWORD}
         http: {port: 0}
         """.formatted(group, relayPort, db, db, db, CHUNK_ROWS, url, user);
-  }
-
-  private static void signal(String signal, Process... processes) throws IOException, InterruptedException {
-    for (Process p : processes) {
-      Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).inheritIO().start();
-      assertThat(kill.waitFor()).as("kill -%s %d", signal, p.pid()).isZero();
-    }
-  }
-
-  private static boolean sourcesAnswer(int port) {
-    try {
-      return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/sources"))
-          .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
-    } catch (IOException | InterruptedException e) {
-      return false;
-    }
-  }
-
-  private static int occurrences(String text, String what) {
-    return text.split(java.util.regex.Pattern.quote(what), -1).length - 1;
   }
 
   /**

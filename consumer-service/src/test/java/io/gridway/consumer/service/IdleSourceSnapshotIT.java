@@ -1,5 +1,6 @@
 package io.gridway.consumer.service;
 
+import static io.gridway.consumer.service.ServiceRig.sourcesAnswer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -8,10 +9,6 @@ import io.gridway.testkit.PrivateMariaDb;
 import io.gridway.testkit.PrivatePostgres;
 import io.gridway.testkit.ReplicaVerifier;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -31,7 +28,6 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(600)
 class IdleSourceSnapshotIT {
   private static final int CHUNK_ROWS = 100;
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   @Test
   void aSnapshotOfMoreThanSixtyThreeChunksCompletesOnAnIdleSource() throws Exception {
@@ -98,12 +94,4 @@ class IdleSourceSnapshotIT {
         """.formatted(relayPort, db, db, CHUNK_ROWS, url, user);
   }
 
-  private static boolean sourcesAnswer(int port) {
-    try {
-      return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/sources"))
-          .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
-    } catch (IOException | InterruptedException e) {
-      return false;
-    }
-  }
 }

@@ -185,6 +185,33 @@ final class ServiceRig implements AutoCloseable {
         .build(), HttpResponse.BodyHandlers.ofString());
   }
 
+  /** Sends {@code signal} (STOP, CONT, KILL, ...) to each process, as an operator's {@code kill -SIGNAL} would. */
+  static void signal(String signal, Process... processes) throws IOException, InterruptedException {
+    for (Process p : processes) {
+      Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).inheritIO().start();
+      org.assertj.core.api.Assertions.assertThat(kill.waitFor()).as("kill -%s %d", signal, p.pid()).isZero();
+    }
+  }
+
+  /** Whether a relay on {@code port} answers {@code /v1/sources} with 200 now. */
+  static boolean sourcesAnswer(int port) {
+    try {
+      return SOURCES_PROBE.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port
+              + "/v1/sources")).timeout(java.time.Duration.ofSeconds(5)).build(),
+          java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+    } catch (IOException | InterruptedException e) {
+      return false;
+    }
+  }
+
+  private static final java.net.http.HttpClient SOURCES_PROBE =
+      java.net.http.HttpClient.newBuilder().connectTimeout(java.time.Duration.ofSeconds(5)).build();
+
+  /** How many times {@code what} occurs in {@code text} (log lines counted in a service's output). */
+  static int occurrences(String text, String what) {
+    return text.split(java.util.regex.Pattern.quote(what), -1).length - 1;
+  }
+
   static long count(Connection target, String sql) throws SQLException {
     try (Statement s = target.createStatement(); ResultSet rs = s.executeQuery(sql)) {
       rs.next();

@@ -1,5 +1,6 @@
 package io.gridway.consumer.service;
 
+import static io.gridway.consumer.service.ServiceRig.occurrences;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -138,10 +139,6 @@ class SnapshotRelayKillIT {
     } catch (Exception e) {
       return 0;
     }
-  }
-
-  private static int occurrences(String text, String what) {
-    return text.split(Pattern.quote(what), -1).length - 1;
   }
 
   /** Inserts, updates, deletes and key moves on a and b, inserts and deletes on the keyless log. */

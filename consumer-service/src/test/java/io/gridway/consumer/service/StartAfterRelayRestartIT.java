@@ -1,5 +1,6 @@
 package io.gridway.consumer.service;
 
+import static io.gridway.consumer.service.ServiceRig.signal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -137,11 +138,6 @@ class StartAfterRelayRestartIT {
     java.util.regex.Matcher m = java.util.regex.Pattern.compile("gridway_consumer_checkpoint_scn\\{[^}]*} ([0-9.E]+)")
         .matcher(rig.get(port, "/metrics").body());
     return m.find() ? Double.parseDouble(m.group(1)) : -1;
-  }
-
-  private static void signal(String signal, Process process) throws IOException, InterruptedException {
-    Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start();
-    assertThat(kill.waitFor()).as("kill -%s %d", signal, process.pid()).isZero();
   }
 
   private static int status(int port, String path) throws IOException, InterruptedException {
