@@ -32,12 +32,13 @@ import java.util.List;
  * @param tls how to check the relays' certificates and which client certificate to show ({@code https://} relays);
  *     with it, a plain {@code http://} relay is refused
  * @param auth the bearer token sent to the relays, or null
- * @param snapshot the tables {@code start: snapshot} and {@code onEvicted: snapshot} load, or null
+ * @param snapshot the tables {@code start: snapshot} and {@code onEvicted: snapshot} load, or null (with either of them:
+ *     every table the relay's fetcher captures, default chunk sizes)
  * @param onEvicted what a partition does when every relay replica has evicted the windows after its checkpoint
  *     (docs/bootstrap.md §5.2): {@code snapshot} re-seeds it (the stream moves to the relay's newest SCN and the
  *     {@code snapshot.tables} are loaded again), {@code stop} fails the partition with one ERROR line. Default:
  *     {@code snapshot} when the config has a {@code snapshot} section (and long-poll mode), else {@code stop} — eviction
- *     never heals by waiting, and without tables to load a re-seed is impossible
+ *     never heals by waiting
  */
 public record ConsumerConfig(
     String source,
@@ -105,23 +106,21 @@ public record ConsumerConfig(
       throw new IllegalArgumentException("start: must be earliest, latest, snapshot or scn:N, not '" + start + "'"
           + (start.startsWith("time:") ? " (" + start + " is designed in docs/bootstrap.md but not built yet)" : ""));
     }
-    if (start.equals("snapshot") && (snapshot == null || snapshot.tables().isEmpty())) {
-      throw new IllegalArgumentException("snapshot.tables: start: snapshot needs the tables to load (db.table, ...)");
+    if (snapshot == null && (start.equals("snapshot") || "snapshot".equals(onEvicted))) {
+      snapshot = new Snapshot(null, null, null); // every table the relay's fetcher captures, default chunk sizes
     }
     if (start.equals("snapshot") && pull.mode() != Mode.LONG_POLL) {
       throw new IllegalArgumentException("start: snapshot needs pull.mode: long-poll (a chunk is placed between two"
           + " long-polls; stream mode is not supported with snapshot yet)");
     }
-    boolean canReseed = snapshot != null && !snapshot.tables().isEmpty() && pull.mode() == Mode.LONG_POLL;
+    boolean canReseed = snapshot != null && pull.mode() == Mode.LONG_POLL;
     onEvicted = onEvicted == null ? (canReseed ? "snapshot" : "stop") : onEvicted;
     if (!onEvicted.equals("snapshot") && !onEvicted.equals("stop")) {
       throw new IllegalArgumentException("onEvicted: must be snapshot or stop, not '" + onEvicted + "'");
     }
     if (onEvicted.equals("snapshot") && !canReseed) {
-      throw new IllegalArgumentException(snapshot == null || snapshot.tables().isEmpty()
-          ? "snapshot.tables: onEvicted: snapshot needs the tables to load again (db.table, ...); or set onEvicted: stop"
-          : "onEvicted: snapshot needs pull.mode: long-poll (stream mode is not supported with snapshot yet); or set "
-              + "onEvicted: stop");
+      throw new IllegalArgumentException("onEvicted: snapshot needs pull.mode: long-poll (stream mode is not supported"
+          + " with snapshot yet); or set onEvicted: stop");
     }
     if (start.startsWith("scn:")) {
       try {
@@ -165,7 +164,8 @@ public record ConsumerConfig(
   /**
    * What {@code start: snapshot} loads (docs/bootstrap.md §5), chunk by chunk from the relay's snapshot endpoint.
    *
-   * @param tables the source tables ({@code db.table}), loaded in this order
+   * @param tables the source tables ({@code db.table}), loaded in this order; empty (or absent): every table the
+   *     relay's fetcher captures (its include/exclude), as the relay names them at the consumer's start, sorted
    * @param chunkRows rows per chunk asked of the relay (default 2,000; 1..20,000)
    * @param chunkBytes bytes per chunk asked of the relay (default 4MiB; at most 64MiB); a chunk is asked only when
    *     the partition buffer has this much room, which bounds the consumer's memory

@@ -75,7 +75,10 @@ public final class GridwayConsumer implements AutoCloseable {
     Partitioner partitioner = b.partitioner != null ? b.partitioner
         : Partitioners.named(config.microBatch().partitioner(), config.microBatch().column());
     this.shared = new PartitionRunner.Shared(config, b.store, b.handler, partitioner, pullers, checkpointExecutor,
-        b.registry, b.clock, relays, new PartitionRunner.Hooks(b.listener, b.applyThreads));
+        b.registry, b.clock, relays, new PartitionRunner.Hooks(b.listener, b.applyThreads),
+        new SnapshotTables(config.source(), relays::relays,
+            request -> pullers.snapshotClient().send(request, java.net.http.HttpResponse.BodyHandlers.ofByteArray()),
+            pullers.access().authorization(), Duration.ofMinutes(2), Duration.ofSeconds(1)));
   }
 
   public static Builder builder(ConsumerConfig config) {

@@ -38,11 +38,13 @@ final class PartitionRunner {
   private final Shared shared;
   /** The snapshot cursor kept with the checkpoint, or null when this partition loads no snapshot and never re-seeds. */
   private final SnapshotProgress snapshot;
+  /** The snapshot section with its tables resolved (the relay's when the config lists none), or null. */
+  private final ConsumerConfig.Snapshot tablesToLoad;
 
   /** Everything a partition shares with the rest of its consumer. */
   record Shared(ConsumerConfig config, CheckpointStore store, BatchHandler handler, Partitioner partitioner,
       PullerResources pullers, ScheduledExecutorService checkpointExecutor, MeterRegistry registry, Clock clock,
-      RelayEndpoints relays, Hooks hooks) {}
+      RelayEndpoints relays, Hooks hooks, SnapshotTables snapshotTables) {}
 
   /**
    * What the embedding application plugs in.
@@ -85,14 +87,18 @@ final class PartitionRunner {
     }
     SnapshotCursor snapshotFrom = null;
     SnapshotProgress snapshot = null;
+    // without snapshot.tables: the tables the relay's fetcher captures, asked once per consumer (docs/bootstrap.md §5.1)
+    ConsumerConfig.Snapshot tablesToLoad = config.startsWithSnapshot() || config.reseedsOnEviction()
+        ? resolveTables(shared, config, partition) : config.snapshot();
+    List<String> tables = tablesToLoad == null ? List.of() : tablesToLoad.tables();
     if (startScn == null && config.startsWithSnapshot()) {
       Checkpoint whole = stored.stream().filter(Checkpoint::isWhole).findFirst().orElse(null);
       // no cursor stored with a checkpoint: the snapshot began but no chunk was recorded yet, so it starts over (a
       // reload upserts keyed rows and replaces keyless tables: never a duplicate)
-      SnapshotCursor from = SnapshotCursor.decode(whole == null ? null : whole.snapshot(), config.snapshot().tables());
+      SnapshotCursor from = SnapshotCursor.decode(whole == null ? null : whole.snapshot(), tables);
       // kept even when done: the writer goes on storing "done", which a store that rewrites the row would drop
       snapshot = new SnapshotProgress(whole == null ? null : whole.snapshot());
-      if (!from.isDone(config.snapshot().tables())) {
+      if (!from.isDone(tables)) {
         snapshotFrom = from;
         latest = whole == null; // the change stream starts at the relay's newest SCN, the chunks interleave
       }
@@ -102,12 +108,13 @@ final class PartitionRunner {
       String cursor = startScn != null ? null : stored.stream().filter(Checkpoint::isWhole).map(Checkpoint::snapshot)
           .filter(java.util.Objects::nonNull).findFirst().orElse(null);
       snapshot = new SnapshotProgress(cursor);
-      SnapshotCursor from = cursor == null ? null : SnapshotCursor.decode(cursor, config.snapshot().tables());
-      if (from != null && !from.isDone(config.snapshot().tables())) {
+      SnapshotCursor from = cursor == null ? null : SnapshotCursor.decode(cursor, tables);
+      if (from != null && !from.isDone(tables)) {
         snapshotFrom = from;
       }
     }
     this.snapshot = snapshot;
+    this.tablesToLoad = tablesToLoad;
     this.shared = shared;
     this.state = new PartitionState(partition, start, shared.hooks().listener());
     this.buffer = new PartitionBuffer(config.pull().bufferBytes().bytes());
@@ -133,13 +140,23 @@ final class PartitionRunner {
     LOG.info("partition {}: starting at {} (generation {}{}){}", partition,
         latest ? "the relay's newest SCN (start: " + config.start() + ")" : "SCN " + Long.toUnsignedString(start),
         generation, k > 1 ? ", micro-partition progress " + Arrays.toString(micro) : "", snapshotFrom == null ? ""
-            : "; loading the existing rows of " + config.snapshot().tables().subList(snapshotFrom.table(),
-            config.snapshot().tables().size()) + (snapshotFrom.after() == null ? "" : " from after key " + snapshotFrom.after()));
+            : "; loading the existing rows of " + tables.subList(snapshotFrom.table(),
+            tables.size()) + (snapshotFrom.after() == null ? "" : " from after key " + snapshotFrom.after()));
+  }
+
+  private static ConsumerConfig.Snapshot resolveTables(Shared shared, ConsumerConfig config, int partition) {
+    try {
+      return shared.snapshotTables().resolve(config.snapshot(), partition);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("partition " + partition + ": interrupted while asking the relay for the tables"
+          + " to snapshot", e);
+    }
   }
 
   private SnapshotFeeder feeder(SnapshotCursor from) {
     ConsumerConfig config = shared.config();
-    return new SnapshotFeeder(config.source(), partition, config.snapshot(), from, snapshot, shared.pullers(),
+    return new SnapshotFeeder(config.source(), partition, tablesToLoad, from, snapshot, shared.pullers(),
         this::checkpointNow);
   }
 
@@ -149,7 +166,7 @@ final class PartitionRunner {
    * during the re-seed resumes it instead of leaving the tables half loaded.
    */
   private SnapshotFeeder reseed() {
-    snapshot.restart(SnapshotCursor.FIRST.encode(shared.config().snapshot().tables()));
+    snapshot.restart(SnapshotCursor.FIRST.encode(tablesToLoad.tables()));
     checkpointNow();
     return feeder(SnapshotCursor.FIRST);
   }

@@ -50,8 +50,6 @@ class StartPositionTest {
         .hasMessageStartingWith("start: must be earliest, latest, snapshot or scn:N");
     assertThatThrownBy(() -> ConsumerConfig.builder("src").relay(RELAY.toString()).start("time:2026-01-01T00:00:00Z")
         .build()).hasMessageContaining("not built yet");
-    assertThatThrownBy(() -> ConsumerConfig.builder("src").relay(RELAY.toString()).start("snapshot").build())
-        .hasMessageStartingWith("snapshot.tables: start: snapshot needs the tables");
     assertThatThrownBy(() -> ConsumerConfig.builder("src").relay(RELAY.toString()).start("snapshot")
         .snapshot(new ConsumerConfig.Snapshot(java.util.List.of("db.t"), null, null)).mode(ConsumerConfig.Mode.STREAM)
         .build()).hasMessageContaining("pull.mode: long-poll");
@@ -61,6 +59,20 @@ class StartPositionTest {
         .hasMessageContaining("snapshot.chunkRows");
     assertThatThrownBy(() -> ConsumerConfig.builder("src").relay(RELAY.toString()).start("scn:-3").build())
         .hasMessageContaining("unsigned decimal SCN");
+  }
+
+  @Test
+  void snapshotWithoutTablesLoadsWhatTheRelayCaptures() {
+    ConsumerConfig starting = ConsumerConfig.builder("src").relay(RELAY.toString()).start("snapshot").build();
+    assertThat(starting.startsWithSnapshot()).isTrue();
+    assertThat(starting.snapshot().tables()).isEmpty(); // resolved from the relay when the partition starts
+    assertThat(starting.snapshot().chunkRows()).isEqualTo(2000);
+    assertThat(starting.onEvicted()).isEqualTo("snapshot");
+    ConsumerConfig reseeding = ConsumerConfig.builder("src").relay(RELAY.toString()).onEvicted("snapshot").build();
+    assertThat(reseeding.reseedsOnEviction()).isTrue();
+    assertThat(reseeding.snapshot().tables()).isEmpty();
+    assertThat(ConsumerConfig.builder("src").relay(RELAY.toString()).snapshot(new ConsumerConfig.Snapshot(null, 500,
+        null)).build().onEvicted()).isEqualTo("snapshot");
   }
 
   @Test
@@ -76,8 +88,6 @@ class StartPositionTest {
         .reseedsOnEviction()).isFalse();
     assertThatThrownBy(() -> ConsumerConfig.builder("src").relay(RELAY.toString()).onEvicted("wait").build())
         .hasMessageStartingWith("onEvicted: must be snapshot or stop");
-    assertThatThrownBy(() -> ConsumerConfig.builder("src").relay(RELAY.toString()).onEvicted("snapshot").build())
-        .hasMessageStartingWith("snapshot.tables: onEvicted: snapshot needs the tables");
     assertThatThrownBy(() -> ConsumerConfig.builder("src").relay(RELAY.toString()).snapshot(tables)
         .mode(ConsumerConfig.Mode.STREAM).onEvicted("snapshot").build())
         .hasMessageStartingWith("onEvicted: snapshot needs pull.mode: long-poll");

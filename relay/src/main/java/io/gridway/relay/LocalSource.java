@@ -53,6 +53,9 @@ final class LocalSource implements ServedSource {
       // an idle source's 64th chunk; under scn: gtid a new binlog file brings no new GTID, so no new H (docs/scn.md)
       snapshots.moveLogWith(new io.gridway.relay.snapshot.BinlogRotation(mysql));
     }
+    if (snapshots != null && fetcher instanceof io.gridway.fetcher.mysql.MysqlBinlogFetcher mysql) {
+      snapshots.listTablesWith(mysql::capturedTables); // the default of a consumer's snapshot.tables
+    }
   }
 
   @Override

@@ -28,6 +28,7 @@ final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
   private static final String SOURCES = "/v1/sources";
   private static final String SCHEMAS = "/v1/schemas/";
   private static final String SNAPSHOT = "/snapshot";
+  private static final String SNAPSHOT_TABLES = "/snapshot/tables";
 
   private final ApiState state;
   private final ControlEndpoints control;
@@ -91,7 +92,9 @@ final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
     } else if (path.startsWith(SOURCES + "/") && path.endsWith("/events")) {
       events(ctx, request, path, parameters, keepAlive);
     } else if (path.startsWith(SOURCES + "/") && path.endsWith(SNAPSHOT)) {
-      snapshot(ctx, path, parameters, keepAlive);
+      snapshot(ctx, path, parameters, keepAlive, SNAPSHOT);
+    } else if (path.startsWith(SOURCES + "/") && path.endsWith(SNAPSHOT_TABLES)) {
+      snapshot(ctx, path, parameters, keepAlive, SNAPSHOT_TABLES);
     } else if (path.startsWith(SCHEMAS) && path.indexOf('/', SCHEMAS.length()) < 0) {
       control.schema(ctx, request, path.substring(SCHEMAS.length()), keepAlive);
     } else {
@@ -104,7 +107,9 @@ final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
   private boolean authorized(ChannelHandlerContext ctx, FullHttpRequest request, String path, boolean keepAlive) {
     String source = !path.startsWith(SOURCES + "/") ? null
         : path.endsWith("/events") ? path.substring(SOURCES.length() + 1, path.length() - "/events".length())
-        : path.endsWith(SNAPSHOT) ? path.substring(SOURCES.length() + 1, path.length() - SNAPSHOT.length()) : null;
+        : path.endsWith(SNAPSHOT) ? path.substring(SOURCES.length() + 1, path.length() - SNAPSHOT.length())
+        : path.endsWith(SNAPSHOT_TABLES) ? path.substring(SOURCES.length() + 1, path.length() - SNAPSHOT_TABLES.length())
+        : null;
     Problem refused = state.auth.check(request.headers().get(HttpHeaderNames.AUTHORIZATION), source);
     if (refused == null) {
       return true;
@@ -114,8 +119,10 @@ final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
     return false;
   }
 
-  private void snapshot(ChannelHandlerContext ctx, String path, Map<String, List<String>> parameters, boolean keepAlive) {
-    String sourceId = path.substring(SOURCES.length() + 1, path.length() - SNAPSHOT.length());
+  /** A snapshot chunk ({@code suffix} /snapshot) or the source's snapshot-able tables (/snapshot/tables). */
+  private void snapshot(ChannelHandlerContext ctx, String path, Map<String, List<String>> parameters, boolean keepAlive,
+      String suffix) {
+    String sourceId = path.substring(SOURCES.length() + 1, path.length() - suffix.length());
     ServedSource source = state.sources.get(sourceId);
     String instance = EventsQuery.printable(path);
     if (source == null) {
@@ -134,7 +141,11 @@ final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
       Responses.problem(ctx, keepAlive, Problem.notServing(source.id(), unavailable), instance);
       return;
     }
-    SnapshotEndpoint.handle(ctx, state, source, parameters, keepAlive, instance);
+    if (suffix.equals(SNAPSHOT_TABLES)) {
+      SnapshotTablesEndpoint.handle(ctx, state, source, parameters, keepAlive, instance);
+    } else {
+      SnapshotEndpoint.handle(ctx, state, source, parameters, keepAlive, instance);
+    }
   }
 
   private void events(ChannelHandlerContext ctx, FullHttpRequest request, String path,

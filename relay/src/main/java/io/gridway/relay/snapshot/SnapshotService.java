@@ -69,6 +69,7 @@ public final class SnapshotService implements AutoCloseable {
   private volatile java.util.function.LongSupplier processedScn = () -> -1L; // unsigned: every SCN
   private volatile io.micrometer.core.instrument.MeterRegistry registry;
   private volatile LogMover logMover;
+  private volatile TableLister tableLister;
   /** The high watermark the log was last moved from (its lock serialises moves). */
   private final AtomicLong movedFrom = new AtomicLong(-1);
   private final AtomicLong logMoves = new AtomicLong();
@@ -189,6 +190,21 @@ public final class SnapshotService implements AutoCloseable {
           .tag("source", source).tag("table", name).register(metrics);
     }
     return p;
+  }
+
+  /** What names the source's captured tables ({@link #tables()}); without one the relay cannot default them. */
+  public void listTablesWith(TableLister lister) {
+    this.tableLister = lister;
+  }
+
+  /**
+   * The tables a consumer's {@code start: snapshot} loads when it lists none: the fetcher's captured tables, asked off
+   * the caller's thread (the source is queried). Null when this source has no lister. Throws
+   * {@link RejectedExecutionException} at once when the chunk readers are all busy.
+   */
+  public CompletableFuture<List<String>> tables() {
+    TableLister lister = tableLister;
+    return lister == null ? null : CompletableFuture.supplyAsync(lister::tables, readers);
   }
 
   public Limits limits() {

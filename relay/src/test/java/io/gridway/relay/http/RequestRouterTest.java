@@ -50,6 +50,22 @@ class RequestRouterTest {
   }
 
   @Test
+  void snapshotTablesOfASourceThatCannotListThemIsNotImplementedAndAnUnknownSourceIsNotFound() {
+    FullHttpResponse unsupported = request("/v1/sources/src/snapshot/tables");
+    assertThat(unsupported.status()).isEqualTo(HttpResponseStatus.NOT_IMPLEMENTED);
+    assertThat(unsupported.content().toString(StandardCharsets.UTF_8)).contains("snapshot-unsupported",
+        "list them in the consumer's snapshot.tables");
+    unsupported.release();
+    FullHttpResponse unknown = request("/v1/sources/nosuch/snapshot/tables");
+    assertThat(unknown.status()).isEqualTo(HttpResponseStatus.NOT_FOUND);
+    unknown.release();
+    FullHttpResponse bad = request("/v1/sources/src/snapshot/tables?table=a.b");
+    assertThat(bad.status()).isEqualTo(HttpResponseStatus.BAD_REQUEST);
+    assertThat(bad.content().toString(StandardCharsets.UTF_8)).contains("this endpoint takes none");
+    bad.release();
+  }
+
+  @Test
   void aWaitingLongPollIsAnsweredWhenTheWindowLands() {
     assertThat(request("/v1/sources/src/events?since=0&waitMs=60000")).isNull();
     assertThat(buffer.waitingReaders()).isEqualTo(1);

@@ -142,6 +142,39 @@ public final class MysqlBinlogFetcher implements Fetcher {
     }
   }
 
+  /**
+   * The source's base tables this fetcher captures ({@code include}/{@code exclude}; system schemas and the origin
+   * marker table never), as {@code db.table} sorted by name: what a consumer's {@code start: snapshot} loads when it
+   * lists no tables (docs/bootstrap.md §5.1). Asked of the source each call, with the snapshot readers' account.
+   *
+   * @throws FetcherException when the source cannot be asked, with the reason
+   */
+  public java.util.List<String> capturedTables() {
+    snapshots(); // the snapshot readers' connection pool, made at the first use
+    Jdbc jdbc;
+    synchronized (lock) {
+      jdbc = snapshotJdbc;
+    }
+    TableFilter filter = TableFilter.of(config.include(), config.exclude());
+    java.util.List<String> tables = new java.util.ArrayList<>();
+    try (java.sql.Connection c = jdbc.connection(); java.sql.Statement st = c.createStatement();
+        java.sql.ResultSet rs = st.executeQuery("SELECT TABLE_SCHEMA, TABLE_NAME FROM information_schema.TABLES"
+            + " WHERE TABLE_TYPE = 'BASE TABLE' AND TABLE_SCHEMA NOT IN"
+            + " ('mysql', 'information_schema', 'performance_schema', 'sys') ORDER BY TABLE_SCHEMA, TABLE_NAME")) {
+      while (rs.next()) {
+        String database = rs.getString(1);
+        String table = rs.getString(2);
+        if (!OriginMarker.isMarkerTable(table) && filter.captures(database, table)) {
+          tables.add(database + "." + table);
+        }
+      }
+    } catch (SQLException e) {
+      throw new FetcherException("source " + config.source() + ": cannot list the captured tables: "
+          + Jdbc.rootMessage(e), e);
+    }
+    return java.util.List.copyOf(tables);
+  }
+
   @Override
   public FetcherStatus status() {
     FetcherStatus current = status;
