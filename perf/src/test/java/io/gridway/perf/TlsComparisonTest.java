@@ -32,7 +32,7 @@ class TlsComparisonTest {
     Report report = new Report(MACHINE, "gridway perf relay-read --tls");
     report.tls(new TlsComparison(plain, tls, null));
 
-    assertThat(report.markdown()).contains("## TLS beside plaintext").contains("| 120,000 | **invalid**: handshake failed |  |");
+    assertThat(report.markdown()).contains("## TLS beside plaintext").contains("| 120,000 | **invalid**: handshake failed |  |  |  |  |  |  |");
     @SuppressWarnings("unchecked")
     List<Map<String, Object>> json = (List<Map<String, Object>>) report.toJson().get("tls");
     assertThat(json).singleElement().satisfies(row -> assertThat(row).containsEntry("ratio", null).containsEntry("handshakeMs", null));
