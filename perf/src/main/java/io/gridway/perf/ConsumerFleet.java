@@ -16,8 +16,15 @@ import java.util.stream.Collectors;
  * is the consumer service's YAML, written under the results directory. Single-threaded; owned by one run.
  */
 final class ConsumerFleet implements AutoCloseable {
-  /** What every consumer of the fleet shares. {@code target} is null for the null applier. */
-  record Spec(String mode, E2eTarget target, String latencyColumn, String heap) {}
+  /**
+   * What every consumer of the fleet shares. {@code target} is null for the null applier; {@code tlsCa} is the CA of
+   * relays serving HTTPS ({@code consumer.tls.caFile}), null for plain HTTP.
+   */
+  record Spec(String mode, E2eTarget target, String latencyColumn, String heap, Path tlsCa) {
+    Spec(String mode, E2eTarget target, String latencyColumn, String heap) {
+      this(mode, target, latencyColumn, heap, null);
+    }
+  }
 
   /** One consumer's share: the relay replicas it pulls from and its partitions. */
   record Share(List<URI> relays, List<Integer> partitions) {}
@@ -203,7 +210,8 @@ final class ConsumerFleet implements AutoCloseable {
           partitions: [%s]
           pull: {mode: %s, bufferBytes: 64MiB, maxBytes: 4MiB, waitTime: 500ms}
           batch: {maxEvents: 8192, maxBytes: 16MiB, maxWait: 5ms}
-        """, group, relays, partitions, spec.mode());
+        """, group, relays, partitions, spec.mode())
+        + (spec.tlsCa() == null ? "" : "  tls: {caFile: " + spec.tlsCa() + "}\n");
     if (spec.target() == null) {
       return yaml + "checkpoints:\n  dir: " + checkpoints + "\napplier:\n  type: \"null\"\n";
     }

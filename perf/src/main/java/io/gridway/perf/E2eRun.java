@@ -11,18 +11,35 @@ import java.util.List;
  * applied. With R = 1 the relay spreads events over {@link Stage2Run#PARTITIONS} partitions when C &gt; 1 and
  * the consumers take disjoint sets; with R &gt; 1 the relays split the tables (as in stage 1) and consumer
  * c pulls relay c, so C must equal R. The applier is the null one, or a real {@link E2eTarget} whose
- * final row counts must then match the load. Single-threaded.
+ * final row counts must then match the load. With {@link PerfTls} the relays serve HTTPS and the consumers trust
+ * the run's CA ({@code e2e --tls}); after such a run {@link #handshake()} holds a probe of the relay's handshake.
+ * Single-threaded.
  */
 final class E2eRun {
   private final RunContext context;
+  private final PerfTls tls; // null: plain HTTP
+  private PerfTls.Handshake handshake;
 
   E2eRun(RunContext context) {
-    this.context = context;
+    this(context, null);
   }
 
-  private static URI address(int port) {
-    return URI.create("http://127.0.0.1:" + port);
+  E2eRun(RunContext context, PerfTls tls) {
+    this.context = context;
+    this.tls = tls;
   }
+
+  private URI address(int port) {
+    return URI.create((tls == null ? "http" : "https") + "://127.0.0.1:" + port);
+  }
+
+  /** After a valid TLS run: what a fresh connection's handshake to its first relay cost; else null. */
+  PerfTls.Handshake handshake() {
+    return handshake;
+  }
+
+  /** Handshakes timed after a TLS run. */
+  static final int HANDSHAKES = 20;
 
   RunResult run(int relays, int consumers, String mode, E2eTarget target) throws Exception {
     if (relays > 1 && consumers != relays) {
@@ -35,10 +52,11 @@ final class E2eRun {
     }
     int partitions = relays == 1 && consumers > 1 ? Stage2Run.PARTITIONS : 1;
     String config = relays + (relays == 1 ? " relay, " : " relays, ") + consumers + (consumers == 1 ? " consumer, " : " consumers, ")
-        + mode + ", " + (target == null ? "null applier" : target.describe());
+        + mode + ", " + (target == null ? "null applier" : target.describe()) + (tls == null ? "" : ", HTTPS");
     Workload w = context.workload();
     int processes = relays + consumers;
-    String name = "e2e-r" + relays + "-c" + consumers + "-" + (target == null ? "null" : target.label()) + "-" + mode;
+    String name = "e2e-r" + relays + "-c" + consumers + "-" + (target == null ? "null" : target.label()) + "-" + mode
+        + (tls == null ? "" : "-tls");
     long t0 = System.nanoTime();
     // consumers first, on the relays' ports fixed in advance: their JVM start-up is not the stage's work, and
     // they connect (retrying with their backoff) as soon as the relays listen
@@ -54,7 +72,7 @@ final class E2eRun {
       }
     }
     try (ConsumerFleet fleetC = ConsumerFleet.start(context.dir(), name, new ConsumerFleet.Spec(mode, target, null,
-        context.consumerHeap()), shares)) {
+        context.consumerHeap(), tls == null ? null : tls.caFile()), shares)) {
       fleetC.finish(context.loaded().end().scn().value());
       String notStarted = fleetC.awaitStarted(Duration.ofSeconds(180));
       if (notStarted != null) {
@@ -62,7 +80,7 @@ final class E2eRun {
             context.machine().cores(), notStarted).withConsumers(consumers, targetName);
       }
       try (RelayFleet fleet = RelayFleet.start(context.db(), w, context.loaded().start(), context.dir(), name + "-relay",
-          new RelayFleet.Spec(relays, partitions, context.relayHeap(), ports));
+          new RelayFleet.Spec(relays, partitions, context.relayHeap(), ports, tls));
           Progress progress = new Progress("e2e R=" + relays + " C=" + consumers + " " + targetName, w.events(), System.err)) {
         List<SteadyWindow.Sample> relayTrace = new ArrayList<>();
         String problem = FleetWait.await(fleetC, fleet, w.events(), FleetWait.timeoutFor(w.events()), progress, relayTrace);
@@ -86,6 +104,9 @@ final class E2eRun {
         if (missing != null) {
           return RunResult.invalid("e2e", config, processes, relays, w, events, seconds, cpu, context.machine().cores(),
               missing).withConsumers(consumers, targetName);
+        }
+        if (tls != null) {
+          handshake = PerfTls.probe(fleet.relay(0).address(), tls.client(), HANDSHAKES); // after the timing: not in it
         }
         return RunResult.valid("e2e", config, processes, relays, w, events, context.loaded().binlogBytes(), seconds, cpu,
             context.machine().cores()).withConsumers(consumers, targetName).withSteady(fleetC.steady(context.warmup(), relayTrace));

@@ -25,11 +25,16 @@ import java.util.concurrent.TimeoutException;
 final class RelayFleet implements AutoCloseable {
   /**
    * What a fleet looks like: R relays, P partitions per relay (1 = no policy), the relay JVM's heap, and
-   * the HTTP ports (empty: any free port each), fixed when consumers must know them before the relays start.
+   * the HTTP ports (empty: any free port each), fixed when consumers must know them before the relays start, and
+   * the certificates when the relays serve HTTPS ({@code --tls}; null: plain HTTP).
    */
-  record Spec(int relays, int partitions, String heap, List<Integer> ports) {
+  record Spec(int relays, int partitions, String heap, List<Integer> ports, PerfTls tls) {
     Spec(int relays, int partitions, String heap) {
-      this(relays, partitions, heap, List.of());
+      this(relays, partitions, heap, List.of(), null);
+    }
+
+    Spec(int relays, int partitions, String heap, List<Integer> ports) {
+      this(relays, partitions, heap, ports, null);
     }
 
     int port(int r) {
@@ -91,7 +96,8 @@ final class RelayFleet implements AutoCloseable {
         }
         Path yaml = dir.resolve(name + "-" + r + ".yaml");
         Files.writeString(yaml, relayYaml(db, from, r, include, password, fleet.capacityMiB, spec, policy));
-        fleet.processes.add(RelayProcess.start(yaml, dir.resolve(name + "-" + r + ".log"), spec.heap()));
+        fleet.processes.add(RelayProcess.start(yaml, dir.resolve(name + "-" + r + ".log"), spec.heap(),
+            spec.tls() == null ? null : spec.tls().client()));
       }
       for (RelayProcess p : fleet.processes) {
         try {
@@ -263,7 +269,8 @@ final class RelayFleet implements AutoCloseable {
           port: %d
           ioThreads: %d
         """, spec.partitions(), db.host(), db.port(), db.replicationUser(), password, 7400 + r, from,
-        String.join(", ", include), capacityMiB, spec.port(r), spec.partitions() > 1 ? 2 : 1);
+        String.join(", ", include), capacityMiB, spec.port(r), spec.partitions() > 1 ? 2 : 1)
+        + (spec.tls() == null ? "" : "  tls: " + spec.tls().relayYaml() + "\n");
     return policy == null ? yaml : yaml + "policy:\n  files: [" + policy + "]\n  reloadInterval: 0s\n";
   }
 }

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
 
 /**
  * One relay as a separate JVM: {@code java -cp <this JVM's classpath> io.gridway.relay.RelayMain
@@ -28,6 +29,8 @@ final class RelayProcess implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
+  private final HttpClient http; // HTTP, or one trusting the run's CA for a relay serving HTTPS
+
   private final Process process;
   private final Path log;
   private final CompletableFuture<URI> address = new CompletableFuture<>();
@@ -35,9 +38,10 @@ final class RelayProcess implements AutoCloseable {
   private volatile double cpuAtConnected;
   private volatile long connectedMicros; // the same moment in epoch µs, comparable with consumer processes
 
-  private RelayProcess(Process process, Path log) {
+  private RelayProcess(Process process, Path log, HttpClient http) {
     this.process = process;
     this.log = log;
+    this.http = http;
     Thread pump = new Thread(this::pump, "perf-relay-log-" + process.pid());
     pump.setDaemon(true);
     pump.start();
@@ -50,9 +54,16 @@ final class RelayProcess implements AutoCloseable {
   static final String OPTIONS_ENV = "GRIDWAY_PERF_RELAY_OPTS";
 
   static RelayProcess start(Path config, Path log, String heap) throws IOException {
+    return start(config, log, heap, null);
+  }
+
+  /** As above, for a relay serving HTTPS whose certificate {@code tls} (a client context) trusts; null: plain HTTP. */
+  static RelayProcess start(Path config, Path log, String heap, SSLContext tls) throws IOException {
+    HttpClient http = tls == null ? HTTP
+        : HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).sslContext(tls).build();
     String extra = System.getenv(OPTIONS_ENV);
     List<String> options = extra == null || extra.isBlank() ? List.of() : List.of(extra.trim().split("\\s+"));
-    return new RelayProcess(Jvm.start(heap, options, "io.gridway.relay.RelayMain", List.of(config.toString())), log);
+    return new RelayProcess(Jvm.start(heap, options, "io.gridway.relay.RelayMain", List.of(config.toString())), log, http);
   }
 
   /** Copies the output to the log; notes the first "connected to" (or, after a lost first attempt, "reconnected to"). */
@@ -126,7 +137,7 @@ final class RelayProcess implements AutoCloseable {
 
   Status status() throws IOException, InterruptedException {
     URI base = address.getNow(null);
-    HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(base.resolve("/v1/sources"))
+    HttpResponse<String> response = http.send(HttpRequest.newBuilder(base.resolve("/v1/sources"))
         .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
     JsonNode source = JSON.readTree(response.body()).path("sources").path(0);
     JsonNode buffer = source.path("buffer");

@@ -8,26 +8,29 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import javax.net.ssl.SSLContext;
 
 /**
  * The relay's reader benchmark ({@code relay-read}) on a relay JVM whose buffer holds the load (stage 2's
  * preloaded relay): N {@link RelayReader}s in the harness, each draining the whole buffer at once, timed
  * from their common start to the last one finishing; rate = events read by all readers / time. CPU
- * seconds: the relay process's plus the harness's (the readers) over the same interval. Single-threaded
- * caller; one per run.
+ * seconds: the relay process's plus the harness's (the readers) over the same interval. With a TLS context the
+ * relay serves HTTPS and the readers use it ({@code --tls}). Single-threaded caller; one per relay.
  */
 final class RelayReadRun {
   private final RunContext context;
   private final RelayFleet relay;
+  private final SSLContext tls; // null: plain HTTP
 
-  RelayReadRun(RunContext context, RelayFleet relay) {
+  RelayReadRun(RunContext context, RelayFleet relay, SSLContext tls) {
     this.context = context;
     this.relay = relay;
+    this.tls = tls;
   }
 
   RunResult read(int readers, boolean decode) throws Exception {
     Workload w = context.workload();
-    String config = readers + (readers == 1 ? " HTTP reader" : " HTTP readers") + " in the harness, long-poll 1 MiB, "
+    String config = readers + (tls == null ? " HTTP" : " HTTPS") + (readers == 1 ? " reader" : " readers") + " in the harness, long-poll 1 MiB, "
         + (decode ? "every frame decoded" : "frames walked by header") + ", each draining the whole buffer";
     URI address = relay.relay(0).address();
     long endScn = context.loaded().end().scn().value();
@@ -38,7 +41,7 @@ final class RelayReadRun {
       for (int i = 0; i < readers; i++) {
         reads.add(pool.submit(() -> {
           go.await();
-          return new RelayReader(address, decode).readAll(endScn);
+          return new RelayReader(address, decode, tls).readAll(endScn);
         }));
       }
       double cpu = relay.cpuNow() + ProcCpu.self();

@@ -1,14 +1,20 @@
 package io.gridway.perf;
 
 import io.gridway.core.wire.FrameReader;
+import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.net.URI;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.SocketChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
 
 /**
  * One reader of the relay's reader benchmark ({@code relay-read}, the relay issue's drain method): long-polls
@@ -16,8 +22,9 @@ import java.util.Locale;
  * SCN 0 until the window of {@code endScn}, no compression, nothing applied. It walks the frames by
  * header (type and length, counting EVENT frames, taking {@code since} from END_OF_WINDOW and HEARTBEAT)
  * and, with {@code decode}, also decodes every frame with core's {@link FrameReader} (CRC, payload, rows),
- * as a consumer must. A bare HTTP/1.1 client on a socket channel, so the reader's own cost stays small.
- * One instance per thread.
+ * as a consumer must. A bare HTTP/1.1 client on a socket channel, so the reader's own cost stays small;
+ * with a TLS context ({@code --tls}) the same client on an {@link SSLSocket} (its streams as channels: one more
+ * copy per TLS record, small beside decrypting it). One instance per thread.
  */
 final class RelayReader {
   static final int MAX_BYTES = 1 << 20;
@@ -27,10 +34,12 @@ final class RelayReader {
 
   private final URI relay;
   private final boolean decode;
+  private final SSLContext tls; // null: plain HTTP
 
-  RelayReader(URI relay, boolean decode) {
+  RelayReader(URI relay, boolean decode, SSLContext tls) {
     this.relay = relay;
     this.decode = decode;
+    this.tls = tls;
   }
 
   /** What one reader read: EVENT frames and response body bytes. */
@@ -43,8 +52,7 @@ final class RelayReader {
     long since = 0;
     long events = 0;
     long bytes = 0;
-    try (SocketChannel channel = SocketChannel.open(new InetSocketAddress(relay.getHost(), relay.getPort()))) {
-      channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+    try (Connection channel = connect()) {
       while (Long.compareUnsigned(since, endScn) < 0) {
         channel.write(StandardCharsets.US_ASCII.encode(String.format(Locale.ROOT,
             "GET /v1/sources/perf/events?since=%s&maxBytes=%d&waitMs=1000 HTTP/1.1\r\nHost: perf\r\n\r\n",
@@ -81,8 +89,47 @@ final class RelayReader {
     return new Read(events, bytes);
   }
 
+  /** One keep-alive connection: a socket channel, or an SSL socket's streams as channels. */
+  private interface Connection extends ReadableByteChannel, WritableByteChannel {}
+
+  private Connection connect() throws IOException {
+    if (tls == null) {
+      SocketChannel channel = SocketChannel.open(new InetSocketAddress(relay.getHost(), relay.getPort()));
+      channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+      return delegate(channel, channel, channel);
+    }
+    SSLSocket socket = (SSLSocket) tls.getSocketFactory().createSocket(relay.getHost(), relay.getPort());
+    socket.setTcpNoDelay(true);
+    socket.startHandshake();
+    return delegate(Channels.newChannel(socket.getInputStream()), Channels.newChannel(socket.getOutputStream()), socket);
+  }
+
+  private static Connection delegate(ReadableByteChannel in, WritableByteChannel out, Closeable closer) {
+    return new Connection() {
+      @Override
+      public int read(ByteBuffer dst) throws IOException {
+        return in.read(dst);
+      }
+
+      @Override
+      public int write(ByteBuffer src) throws IOException {
+        return out.write(src);
+      }
+
+      @Override
+      public boolean isOpen() {
+        return in.isOpen();
+      }
+
+      @Override
+      public void close() throws IOException {
+        closer.close();
+      }
+    };
+  }
+
   /** Reads the response head; returns Content-Length and leaves the body bytes already read in {@code body}. */
-  private static int readHead(SocketChannel channel, ByteBuffer head, ByteBuffer body) throws IOException {
+  private static int readHead(ReadableByteChannel channel, ByteBuffer head, ByteBuffer body) throws IOException {
     head.clear();
     while (true) {
       if (channel.read(head) < 0) {

@@ -39,6 +39,7 @@ final class Report {
   private final String command;
   private final List<String> notes = new ArrayList<>();
   private final List<RunResult> runs = new ArrayList<>();
+  private final List<TlsComparison> tls = new ArrayList<>();
   private final Map<String, Object> load = new LinkedHashMap<>();
 
   Report(Machine machine, String command) {
@@ -58,6 +59,15 @@ final class Report {
     runs.add(run);
   }
 
+  /** A configuration measured over HTTP and HTTPS ({@code --tls}); both runs are added with {@link #add} too. */
+  void tls(TlsComparison comparison) {
+    tls.add(comparison);
+  }
+
+  List<TlsComparison> tlsComparisons() {
+    return List.copyOf(tls);
+  }
+
   List<RunResult> runs() {
     return List.copyOf(runs);
   }
@@ -70,6 +80,9 @@ final class Report {
       json.put("load", load);
     }
     json.put("runs", runs.stream().map(RunResult::toJson).toList());
+    if (!tls.isEmpty()) {
+      json.put("tls", tls.stream().map(TlsComparison::toJson).toList());
+    }
     return json;
   }
 
@@ -97,6 +110,11 @@ final class Report {
     }
     if (runs.stream().anyMatch(r -> WINDOWED.contains(r.stage()))) {
       steady(md);
+    }
+    if (!tls.isEmpty()) {
+      md.append(TlsComparison.MARKDOWN_HEAD);
+      tls.forEach(c -> md.append(c.markdownRow()));
+      md.append('\n');
     }
     if (runs.stream().anyMatch(r -> r.latency() != null)) {
       md.append("## Latency (apply time − send time)\n\n| Configuration | target | transactions | asked tx/s | achieved tx/s"

@@ -19,18 +19,25 @@ final class Stage2Run implements AutoCloseable {
   static final int PARTITIONS = 6;
 
   private final RunContext context;
+  private final PerfTls tls; // null: the relay serves plain HTTP
   private RelayFleet relay;
 
   Stage2Run(RunContext context) {
+    this(context, null);
+  }
+
+  /** A stage whose relay serves HTTPS with {@code tls} (relay-read --tls); null: plain HTTP. */
+  Stage2Run(RunContext context, PerfTls tls) {
     this.context = context;
+    this.tls = tls;
   }
 
   /** Starts the relay and waits until its buffer holds the load; null when it does, else why not. */
   String preload() throws Exception {
-    relay = RelayFleet.start(context.db(), context.workload(), context.loaded().start(), context.dir(), "stage2-relay",
-        new RelayFleet.Spec(1, PARTITIONS, context.relayHeap()));
+    relay = RelayFleet.start(context.db(), context.workload(), context.loaded().start(), context.dir(),
+        tls == null ? "stage2-relay" : "stage2-tls-relay", new RelayFleet.Spec(1, PARTITIONS, context.relayHeap(), List.of(), tls));
     long deadline = System.nanoTime() + FleetWait.timeoutFor(context.workload().events()).toNanos();
-    try (Progress progress = new Progress("stage2 preload", context.workload().events(), System.err)) {
+    try (Progress progress = new Progress(tls == null ? "stage2 preload" : "stage2 preload (TLS)", context.workload().events(), System.err)) {
       RelayFleet.Poll poll = relay.poll(context.loaded().end());
       while (!poll.complete()) {
         if (poll.invalidReason() != null) {
