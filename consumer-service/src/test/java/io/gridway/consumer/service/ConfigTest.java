@@ -70,8 +70,11 @@ class ConfigTest {
     assertThat(snapshot.consumer().startsWithSnapshot()).isTrue();
     assertThat(snapshot.consumer().snapshot().tables()).containsExactly("shop.orders", "shop.lines");
     assertThat(snapshot.consumer().snapshot().chunkBytes().bytes()).isEqualTo(1L << 20);
-    assertThatThrownBy(() -> parse(GOOD.replace("  partitions: [0, 1]\n", "  partitions: [0, 1]\n  start: snapshot\n")))
-        .hasMessageContaining("snapshot.tables");
+    // no list: the tables the relay captures, asked when the partition starts (docs/bootstrap.md "Default tables")
+    ServiceConfig everything = parse(GOOD.replace("mode: stream", "mode: long-poll").replace("  partitions: [0, 1]\n",
+        "  partitions: [0, 1]\n  start: snapshot\n"));
+    assertThat(everything.consumer().snapshot().tables()).isEmpty();
+    assertThat(everything.consumer().onEvicted()).isEqualTo("snapshot");
     assertThatThrownBy(() -> parse(GOOD.replace("  partitions: [0, 1]\n",
         "  partitions: [0, 1]\n  start: snapshot\n  snapshot: {tables: [shop.orders]}\n")))
         .hasMessageContaining("start: snapshot needs pull.mode: long-poll");
