@@ -1,13 +1,10 @@
 package io.gridway.consumer;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gridway.core.event.Bytes;
 import io.gridway.core.schema.TableSchema;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 
@@ -28,7 +25,6 @@ import java.util.Objects;
  * @param through the last key of the range, or null for the table's end
  */
 public record SnapshotRange(TableSchema schema, List<Object> after, List<Object> through) {
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   public SnapshotRange {
     Objects.requireNonNull(schema, "schema");
@@ -44,29 +40,13 @@ public record SnapshotRange(TableSchema schema, List<Object> after, List<Object>
     return new SnapshotRange(schema, afterJson == null ? null : key(afterJson), done ? null : key(lastJson));
   }
 
-  /** A key as the relay's cursor header writes it: a JSON array of numbers, strings and {"hex": …}. */
+  /** A key as the relay's cursor header writes it ({@link io.gridway.core.snapshot.SnapshotKeys}). */
   static List<Object> key(String json) {
-    JsonNode node;
     try {
-      node = JSON.readTree(json);
-    } catch (java.io.IOException e) {
-      throw new IllegalArgumentException("snapshot key is not JSON: " + json, e);
+      return io.gridway.core.snapshot.SnapshotKeys.parse(json);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("snapshot key " + e.getMessage(), e);
     }
-    if (node == null || !node.isArray() || node.isEmpty()) {
-      throw new IllegalArgumentException("snapshot key must be a non-empty JSON array, not " + json);
-    }
-    List<Object> key = new ArrayList<>(node.size());
-    for (JsonNode v : node) {
-      if (v.isIntegralNumber()) {
-        key.add(v.canConvertToLong() ? (Object) v.longValue() : v.bigIntegerValue());
-      } else if (v.isTextual()) {
-        key.add(v.textValue());
-      } else if (v.isObject() && v.path("hex").isTextual()) {
-        key.add(Bytes.wrap(HexFormat.of().parseHex(v.path("hex").textValue())));
-      } else {
-        throw new IllegalArgumentException("snapshot key value " + v + " is not a number, string or {\"hex\": …}");
-      }
-    }
-    return key;
   }
+
 }

@@ -29,7 +29,7 @@ class SnapshotRangeTest {
 
   @Test
   void aKeyThatIsNotANonEmptyArrayIsRefusedSayingWhatItIs() {
-    assertThatThrownBy(() -> SnapshotRange.key("{}")).hasMessageContaining("non-empty JSON array, not {}");
-    assertThatThrownBy(() -> SnapshotRange.key("[true]")).hasMessageContaining("true is not a number");
+    assertThatThrownBy(() -> SnapshotRange.key("{}")).hasMessageContaining("non-empty JSON array of key values, not {}");
+    assertThatThrownBy(() -> SnapshotRange.key("[true]")).hasMessageContaining("key values are numbers, strings or {\"hex\": …}, not true");
   }
 }

@@ -1,7 +1,5 @@
 package io.gridway.relay.http;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.gridway.core.event.Bytes;
 import io.gridway.core.event.ChangeEvent;
@@ -19,7 +17,6 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.BufferOverflowException;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashSet;
 import java.util.HexFormat;
@@ -249,34 +246,13 @@ final class SnapshotEndpoint {
     if (text == null || text.isEmpty()) {
       return List.of();
     }
-    JsonNode node;
     try {
-      node = Responses.JSON.readTree(text);
-    } catch (JsonProcessingException e) {
-      throw new Problem.Failure(Problem.badParameter("after", "is not JSON: " + e.getOriginalMessage()));
+      return io.gridway.core.snapshot.SnapshotKeys.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw new Problem.Failure(Problem.badParameter("after", e.getMessage()));
     }
-    if (!node.isArray() || node.isEmpty()) {
-      throw new Problem.Failure(Problem.badParameter("after", "must be a non-empty JSON array of key values"));
-    }
-    List<Object> key = new ArrayList<>(node.size());
-    for (JsonNode v : node) {
-      if (v.isIntegralNumber()) {
-        key.add(v.canConvertToLong() ? (Object) v.longValue() : v.bigIntegerValue());
-      } else if (v.isTextual()) {
-        key.add(v.textValue());
-      } else if (v.isObject() && v.size() == 1 && v.path("hex").isTextual()) {
-        try {
-          key.add(Bytes.wrap(HexFormat.of().parseHex(v.path("hex").textValue())));
-        } catch (IllegalArgumentException e) {
-          throw new Problem.Failure(Problem.badParameter("after", "hex value is not hexadecimal"));
-        }
-      } else {
-        throw new Problem.Failure(Problem.badParameter("after",
-            "key values are numbers, strings or {\"hex\": …}, not " + EventsQuery.printable(v.toString())));
-      }
-    }
-    return key;
   }
+
 
   private static void reply(ChannelHandlerContext ctx, ApiState state, boolean keepAlive, Problem problem,
       String instance) {
