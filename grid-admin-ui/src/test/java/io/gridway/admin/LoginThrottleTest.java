@@ -2,34 +2,11 @@ package io.gridway.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 
 class LoginThrottleTest {
-  /** A clock the test moves. */
-  private static final class Manual extends Clock {
-    Instant now = Instant.parse("2026-11-26T10:00:00Z");
-
-    @Override
-    public java.time.ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-  }
-
-  private final Manual clock = new Manual();
+  private final MovableClock clock = new MovableClock();
   private final LoginThrottle throttle = new LoginThrottle(clock);
 
   @Test
