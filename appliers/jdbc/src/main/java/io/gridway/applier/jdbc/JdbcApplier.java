@@ -27,6 +27,9 @@ import java.sql.Timestamp;
 import java.time.Clock;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
@@ -47,7 +50,7 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe: micro-batches of one partition and different partitions run concurrently, each in its own
  * transaction on its own pooled connection.
  */
-public final class JdbcApplier implements BatchHandler {
+public final class JdbcApplier implements BatchHandler, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(JdbcApplier.class);
 
   private final DataSource dataSource;
@@ -63,11 +66,17 @@ public final class JdbcApplier implements BatchHandler {
   private final UnfitValues unfitValues;
   private final SchemaBarrier barrier;
   private final ParkedChanges parkedChanges;
-  private final AtomicBoolean retryingHeldValues = new AtomicBoolean();
-  private volatile java.time.Instant nextHeldValueRetry = java.time.Instant.MIN;
-  private volatile java.time.Duration heldValueRetryInterval = FIRST_HELD_VALUE_RETRY;
+  /** Read and written only by {@link #heldValueTimer}'s thread; null while nothing is parked. */
+  private java.time.Instant nextHeldValueRetry;
+  private java.time.Duration heldValueRetryInterval = FIRST_HELD_VALUE_RETRY;
   private static final java.time.Duration FIRST_HELD_VALUE_RETRY = java.time.Duration.ofSeconds(1);
+  private static final long HELD_VALUE_TICK_MILLIS = 200;
   private static final java.time.Duration MAX_HELD_VALUE_RETRY = java.time.Duration.ofMinutes(1);
+  /**
+   * Runs {@link #retryHeldValues} off the batch path: a parked change whose value was freed by the last batches of a
+   * burst must apply although no further batch comes (an idle source). Each tick costs one empty-set check.
+   */
+  private final ScheduledExecutorService heldValueTimer;
   private final ConcurrentHashMap<String, Long> applied = new ConcurrentHashMap<>();
   private final Set<String> deadLetterTables = ConcurrentHashMap.newKeySet();
   private final AtomicBoolean degraded = new AtomicBoolean();
@@ -125,6 +134,11 @@ public final class JdbcApplier implements BatchHandler {
     this.outageRetries = meters.counter("gridway.consumer.jdbc.target.retries");
     this.rangeDeletes = meters.counter("gridway.consumer.jdbc.snapshot.range.deletes");
     meters.gauge("gridway.consumer.jdbc.degraded", degraded, b -> b.get() ? 1 : 0);
+    this.heldValueTimer = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "gridway-held-values-" + config.group());
+      t.setDaemon(true);
+      return t;
+    });
     if (config.origin() != null) {
       try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
         c.setAutoCommit(true);
@@ -133,6 +147,14 @@ public final class JdbcApplier implements BatchHandler {
         throw new CheckpointException("cannot create gridway_origin: " + e.getMessage(), e);
       }
     }
+    heldValueTimer.scheduleWithFixedDelay(this::retryHeldValues, HELD_VALUE_TICK_MILLIS, HELD_VALUE_TICK_MILLIS,
+        TimeUnit.MILLISECONDS);
+  }
+
+  /** Stops retrying parked held values; batches in progress are not affected. */
+  @Override
+  public void close() {
+    heldValueTimer.shutdownNow();
   }
 
   /** Whether the last attempt found the target unreachable and the applier is retrying. */
@@ -146,7 +168,6 @@ public final class JdbcApplier implements BatchHandler {
    */
   @Override
   public void apply(Batch batch) throws Exception {
-    retryHeldValues();
     try {
       try {
         applyOnce(batch, false);
@@ -174,13 +195,21 @@ public final class JdbcApplier implements BatchHandler {
   /**
    * Changes parked because the target refused a value another row held (a UNIQUE secondary key under key-hash
    * partitioning: the row holding it may be one a partition ahead wrote after this change, which its own later changes
-   * move on) are retried by themselves, at most one caller at a time, every second and backing off to a minute while
+   * move on) are retried by themselves on {@link #heldValueTimer}, every second and backing off to a minute while
    * nothing fits (JDBC.md). A retry that cannot reach the target waits for the next one.
    */
   private void retryHeldValues() {
-    if (!unfitValues.anyParked() || clock.instant().isBefore(nextHeldValueRetry)
-        || !retryingHeldValues.compareAndSet(false, true)) {
-      return; // the common case costs one empty-set check per batch
+    if (!unfitValues.anyParked()) {
+      nextHeldValueRetry = null;
+      return; // the common case costs one empty-set check per tick
+    }
+    if (nextHeldValueRetry == null) { // parked since the last tick: it has just been refused, try again a second later
+      heldValueRetryInterval = FIRST_HELD_VALUE_RETRY;
+      nextHeldValueRetry = clock.instant().plus(heldValueRetryInterval);
+      return;
+    }
+    if (clock.instant().isBefore(nextHeldValueRetry)) {
+      return;
     }
     try {
       ParkedChanges.Replayed replayed = parkedChanges.replayHeldValues();
@@ -193,7 +222,6 @@ public final class JdbcApplier implements BatchHandler {
       log.debug("group {}: retrying parked changes failed: {}", config.group(), e.toString());
     } finally {
       nextHeldValueRetry = clock.instant().plus(heldValueRetryInterval);
-      retryingHeldValues.set(false);
     }
   }
 

@@ -152,6 +152,7 @@ public record JdbcService(HikariDataSource pool, JdbcCheckpointStore store, Jdbc
 
   @Override
   public void close() {
+    applier.close();
     if (policies != null) {
       policies.close();
     }

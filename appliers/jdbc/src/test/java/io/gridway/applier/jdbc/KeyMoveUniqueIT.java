@@ -4,6 +4,7 @@ import static io.gridway.applier.jdbc.JdbcApplierIT.rows;
 import static io.gridway.applier.jdbc.Targets.tx;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
 
 import io.gridway.applier.jdbc.Targets.Target;
 import io.gridway.consumer.Batch;
@@ -19,6 +20,7 @@ import io.gridway.core.schema.TableSchema;
 import io.gridway.testkit.PrivateMariaDb;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -104,22 +106,28 @@ class KeyMoveUniqueIT {
           return now.get();
         }
       };
-      JdbcApplier applier = new JdbcApplier(t.pool(), JdbcApplierConfig.of("g", t.dialect()).withSourcePartitions(2), null,
-          store, new SimpleMeterRegistry(), clock);
-      // partition 1 is ahead: the value is on its key 1 since SCN 30, after partition 0's SCN 20 that gives it to 1000
-      applier.apply(batch(1, tx(30, ChangeEvent.insert(s, Row.of(s, 1L, "a@x"), Scn.ZERO, 0, 0))));
-      applier.apply(batch(0, tx(20, ChangeEvent.insert(s, Row.of(s, 1000L, "a@x"), Scn.ZERO, 0, 0))));
-      assertThat(rows(t, "SELECT event_key FROM gridway_dead_letter")).containsExactly("id=1000");
-      // the value moves on in partition 1; partition 0's next change of key 1000 parks behind the first
-      applier.apply(batch(1, tx(40, ChangeEvent.delete(s, Row.of(s, 1L, "a@x"), Scn.ZERO, 0, 0))));
-      applier.apply(batch(0, tx(50, ChangeEvent.update(s, Row.of(s, 1000L, "a@x"), Row.of(s, 1000L, "b@x"), Scn.ZERO, 0, 0))));
-      // a second later any batch retries the parked key: its last change sets the row, and the key is free again
-      now.set(now.get().plusSeconds(2));
-      applier.apply(batch(1, tx(60, ChangeEvent.insert(s, Row.of(s, 7L, "c@x"), Scn.ZERO, 0, 0))));
-      assertThat(rows(t, "SELECT id, email FROM " + t.database() + ".u ORDER BY id")).containsExactly("7|c@x", "1000|b@x");
-      assertThat(rows(t, "SELECT count(*) FROM gridway_dead_letter")).containsExactly("0");
-      applier.apply(batch(0, tx(70, ChangeEvent.update(s, Row.of(s, 1000L, "b@x"), Row.of(s, 1000L, "d@x"), Scn.ZERO, 0, 0))));
-      assertThat(rows(t, "SELECT email FROM " + t.database() + ".u WHERE id = 1000")).containsExactly("d@x");
+      try (JdbcApplier applier = new JdbcApplier(t.pool(), JdbcApplierConfig.of("g", t.dialect()).withSourcePartitions(2),
+          null, store, new SimpleMeterRegistry(), clock)) {
+        // partition 1 is ahead: the value is on its key 1 since SCN 30, after partition 0's SCN 20 that gives it to 1000
+        applier.apply(batch(1, tx(30, ChangeEvent.insert(s, Row.of(s, 1L, "a@x"), Scn.ZERO, 0, 0))));
+        applier.apply(batch(0, tx(20, ChangeEvent.insert(s, Row.of(s, 1000L, "a@x"), Scn.ZERO, 0, 0))));
+        assertThat(rows(t, "SELECT event_key FROM gridway_dead_letter")).containsExactly("id=1000");
+        // the value moves on in partition 1; partition 0's next change of key 1000 parks behind the first
+        applier.apply(batch(1, tx(40, ChangeEvent.delete(s, Row.of(s, 1L, "a@x"), Scn.ZERO, 0, 0))));
+        applier.apply(batch(0, tx(50, ChangeEvent.update(s, Row.of(s, 1000L, "a@x"), Row.of(s, 1000L, "b@x"), Scn.ZERO, 0, 0))));
+        // a second later the applier retries the parked key by itself, with no further batch (the source may be idle):
+        // its last change sets the row, and the key is free again
+        assertThat(rows(t, "SELECT count(*) FROM gridway_dead_letter")).containsExactly("2");
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+          now.set(now.get().plusSeconds(2)); // time passes only here: before, no retry was due
+          assertThat(rows(t, "SELECT count(*) FROM gridway_dead_letter")).containsExactly("0");
+          assertThat(rows(t, "SELECT id, email FROM " + t.database() + ".u ORDER BY id")).containsExactly("1000|b@x");
+        });
+        applier.apply(batch(1, tx(60, ChangeEvent.insert(s, Row.of(s, 7L, "c@x"), Scn.ZERO, 0, 0))));
+        assertThat(rows(t, "SELECT id, email FROM " + t.database() + ".u ORDER BY id")).containsExactly("7|c@x", "1000|b@x");
+        applier.apply(batch(0, tx(70, ChangeEvent.update(s, Row.of(s, 1000L, "b@x"), Row.of(s, 1000L, "d@x"), Scn.ZERO, 0, 0))));
+        assertThat(rows(t, "SELECT email FROM " + t.database() + ".u WHERE id = 1000")).containsExactly("d@x");
+      }
     }
   }
 }
