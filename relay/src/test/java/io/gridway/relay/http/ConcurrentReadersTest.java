@@ -15,12 +15,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -30,6 +30,9 @@ import org.junit.jupiter.api.Timeout;
  * deliberately slow) over a buffer of three 6 MiB chunks that wraps several times, with windows from
  * one event to 5 MB. Fast readers must see every window meant for them exactly once, in order and
  * whole; slow readers must see a correct prefix and then a 410 (or ERROR scn-evicted), nothing else.
+ * A slow reader stops after its first window or response until everything is published: slowed by a
+ * fixed pause instead, it kept up on a loaded machine, where the fast readers that pace the publisher
+ * were as slow as it, and was never evicted.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ConcurrentReadersTest {
@@ -39,6 +42,7 @@ class ConcurrentReadersTest {
 
   private final Map<Long, List<long[]>> published = new ConcurrentHashMap<>();
   private final Object progressChanged = new Object();
+  private final CountDownLatch allPublished = new CountDownLatch(1);
 
   /** What one reader saw. */
   private final class Reader {
@@ -101,7 +105,7 @@ class ConcurrentReadersTest {
             currentScn = -1;
             advance(scn);
             if (slow) {
-              LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100)); // a slow consumer, on purpose
+              fallBehind();
             }
           }
           case HEARTBEAT -> {
@@ -125,6 +129,11 @@ class ConcurrentReadersTest {
       return true;
     }
 
+    /** A consumer that stalls, on purpose, until the buffer has wrapped past it. */
+    void fallBehind() throws InterruptedException {
+      assertThat(allPublished.await(100, TimeUnit.SECONDS)).as("publisher finished").isTrue();
+    }
+
     void run() {
       try {
         if (stream) {
@@ -146,7 +155,7 @@ class ConcurrentReadersTest {
           assertThat(response.statusCode()).isEqualTo(200);
           consume(new FrameInput(new ByteArrayInputStream(response.body())), true);
           if (slow) {
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+            fallBehind();
           }
         }
       } catch (Throwable e) {
@@ -182,6 +191,7 @@ class ConcurrentReadersTest {
         published.put(scn, t.events().stream().map(e -> new long[] {id(e), e.partition()}).toList());
         publishedBytes += t.events().size() * 60L + t.events().stream().mapToLong(e -> ((String) e.after().get(1)).length()).sum();
       }
+      allPublished.countDown();
       for (Future<?> f : running) {
         f.get(60, TimeUnit.SECONDS);
       }
