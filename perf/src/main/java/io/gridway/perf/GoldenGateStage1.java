@@ -22,7 +22,9 @@ import java.util.stream.Stream;
  * rows per transaction, one CSN each, rolling every 64 MiB, plus one closing heartbeat transaction (the newest CSN
  * window waits for a successor). Per format and repetition: the limit ({@link TrailLimitReader} in this JVM: reading
  * and tokenizing the same files, one untimed pass first), then one relay JVM timed from its fetcher logging that it
- * reads the first file until {@code /v1/sources} shows every row published. Single-threaded.
+ * reads the first file until {@code /v1/sources} shows every row published. Both also report a steady window
+ * ({@code --warmup}, {@link SteadyWindow}): the limit from its per-file progress, the relay from its polled counts, so
+ * the warm relay is compared with the warm limit over the same second half of the files. Single-threaded.
  */
 final class GoldenGateStage1 {
   static final String PREFIX = "gg";
@@ -32,12 +34,15 @@ final class GoldenGateStage1 {
   private final GridOptions grid;
   private final Workload workload;
   private final Machine machine;
+  private final double warmup;
+  private String quarters = "";
 
   GoldenGateStage1(PerfOptions options, GridOptions grid) {
     this.options = options;
     this.grid = grid;
     this.workload = options.workload();
     this.machine = Machine.describe();
+    this.warmup = options.warmupShare();
   }
 
   int run(List<String> formats) throws Exception {
@@ -47,7 +52,7 @@ final class GoldenGateStage1 {
     Report report = new Report(machine, "gridway perf stage1 --source goldengate --gg-format " + String.join(",", formats)
         + " " + LoadCommand.describe(workload));
     Path dir = options.resultsDir();
-    String loadBefore = Machine.loadAverage();
+    String loadAtStart = Machine.loadAverage();
     for (String format : formats) {
       Path root = Files.createDirectories(dir.resolve("goldengate-" + format));
       long t0 = System.nanoTime();
@@ -59,7 +64,11 @@ final class GoldenGateStage1 {
       for (int repetition = 1; repetition <= options.repeat; repetition++) {
         RunResult limit = limit(config, format, written);
         report.add(limit);
+        String loadBefore = Machine.loadAverage();
         RunResult run = relay(root, format, written);
+        report.note(String.format(Locale.ROOT, "stage1 goldengate %s: ev/s over each quarter of the rows (from the relay's"
+            + " polled counts; the steady window starts at %.0f %%): %s; load average before %s, after %s.", format,
+            warmup * 100, quarters, loadBefore, Machine.loadAverage()));
         Session.addWithRatio(report, run, limit);
       }
       deleteFiles(root.resolve("dirdat")); // hundreds of MB: the report keeps the figures
@@ -71,8 +80,9 @@ final class GoldenGateStage1 {
         + " until `/v1/sources` shows every row published (polled every 50 ms); CPU seconds are the relay process's over"
         + " that interval. The limit is TrailLimitReader in the harness JVM: reading and tokenizing the same files"
         + " (Jackson's streaming parser for JSON, StAX for XML) without building events (one untimed pass first);"
-        + " its CPU seconds are the harness JVM's.");
-    report.note("Load average (1, 5, 15 min) at the start: " + loadBefore + "; at the end: " + Machine.loadAverage()
+        + " its CPU seconds are the harness JVM's. Steady windows (README, Steady state): from the first sample at or past"
+        + " the warm-up share of the rows to the last; the limit is sampled after each file, the relay at every poll.");
+    report.note("Load average (1, 5, 15 min) at the start: " + loadAtStart + "; at the end: " + Machine.loadAverage()
         + ". The machine is shared: read every rate beside its limit in the same run.");
     report.write(dir, options.json);
     System.out.print(report.markdown());
@@ -136,27 +146,40 @@ final class GoldenGateStage1 {
     return new Written(sequence, total);
   }
 
-  /** TrailLimitReader over the files: one untimed pass, then the timed one. */
+  /**
+   * TrailLimitReader over the files: one untimed pass, then the timed one, file by file, noting time, operations and
+   * CPU after each file: the steady window runs from the first file end at or past the warm-up share of the rows to the
+   * last one (a 64 MiB file holds ~45,000 rows, so the window starts within a file of the mark; its counts are exact).
+   */
   private RunResult limit(GoldenGateConfig config, String format, Written written) throws IOException {
     String stage = "limit-goldengate";
     String description = "TrailLimitReader, " + format + ": read + tokenize the files, no events (same-machine limit)";
     new TrailLimitReader(config).read(1, written.lastSequence());
+    TrailLimitReader reader = new TrailLimitReader(config);
+    List<SteadyWindow.Sample> samples = new ArrayList<>();
     double cpu0 = ProcCpu.self();
     long t0 = System.nanoTime();
-    TrailLimitReader.Result result = new TrailLimitReader(config).read(1, written.lastSequence());
+    long operations = 0;
+    samples.add(new SteadyWindow.Sample(t0, 0, cpu0));
+    for (long sequence = 1; sequence <= written.lastSequence(); sequence++) {
+      operations += reader.read(sequence, sequence).operations();
+      samples.add(new SteadyWindow.Sample(System.nanoTime(), Math.min(operations, workload.records()), ProcCpu.self()));
+    }
     double seconds = (System.nanoTime() - t0) / 1e9;
     double cpu = ProcCpu.self() - cpu0;
-    long rows = result.operations() - 1; // the closing heartbeat transaction
+    long rows = operations - 1; // the closing heartbeat transaction
     if (rows != workload.records()) {
       return RunResult.invalid(stage, description, 1, 0, workload, rows, seconds, cpu, machine.cores(),
           "read " + rows + " operations, the files hold " + workload.records());
     }
-    return RunResult.valid(stage, description, 1, 0, workload, rows, written.bytes(), seconds, cpu, machine.cores());
+    return RunResult.valid(stage, description, 1, 0, workload, rows, written.bytes(), seconds, cpu, machine.cores())
+        .withSteady(SteadyWindow.of(samples, workload.records(), warmup));
   }
 
   /** One relay JVM over the files, timed from its fetcher's first "reads" line until every row is published. */
   private RunResult relay(Path root, String format, Written written) throws Exception {
     String description = "single relay, GoldenGate " + format + " files";
+    quarters = "";
     Path config = root.resolve("relay.yaml");
     Files.writeString(config, String.format(Locale.ROOT, """
         source:
@@ -180,6 +203,11 @@ final class GoldenGateStage1 {
         Progress progress = new Progress("stage1 goldengate " + format, workload.events(), System.err)) {
       relay.await(Duration.ofSeconds(120));
       long deadline = t0 + Duration.ofSeconds(Math.max(120, workload.events() / 2_000)).toNanos();
+      // the steady window's samples, as binlog stage 1 takes them (Stage1Run): every poll answered after the fetcher
+      // logged its first file and before the load was complete (the completing poll is not one: the buffer was
+      // complete at some moment before it)
+      List<SteadyWindow.Sample> samples = new ArrayList<>();
+      long before = System.nanoTime();
       while (true) {
         if (!relay.isAlive()) {
           return RunResult.invalid("stage1", description, 1, 1, workload, 0, (System.nanoTime() - t0) / 1e9, -1,
@@ -194,6 +222,7 @@ final class GoldenGateStage1 {
           }
           if (status.eventsPublished() >= workload.events()) {
             long end = System.nanoTime();
+            quarters = SteadyWindow.quarters(samples, workload.events());
             double cpu = relay.cpuSeconds() - relay.cpuAtConnected();
             long first = relay.connectedNanos() != 0 ? relay.connectedNanos() : t0;
             if (status.eventsPublished() != workload.events()) {
@@ -201,7 +230,11 @@ final class GoldenGateStage1 {
                   cpu, machine.cores(), "events duplicated: " + status.eventsPublished() + " published of " + workload.events());
             }
             return RunResult.valid("stage1", description + (relay.connectedNanos() == 0 ? " (timed from JVM start)" : ""),
-                1, 1, workload, status.eventsPublished(), written.bytes(), (end - first) / 1e9, cpu, machine.cores());
+                1, 1, workload, status.eventsPublished(), written.bytes(), (end - first) / 1e9, cpu, machine.cores())
+                .withSteady(SteadyWindow.of(samples, workload.events(), warmup));
+          }
+          if (relay.connectedNanos() != 0) {
+            samples.add(new SteadyWindow.Sample((before + System.nanoTime()) / 2, status.eventsPublished(), relay.cpuSeconds()));
           }
         }
         if (System.nanoTime() > deadline) {
@@ -209,6 +242,7 @@ final class GoldenGateStage1 {
               (System.nanoTime() - t0) / 1e9, -1, machine.cores(), "timed out");
         }
         Thread.sleep(50); // a harness polling a process's API, not a test waiting
+        before = System.nanoTime();
       }
     }
   }

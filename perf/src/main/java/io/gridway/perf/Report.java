@@ -154,7 +154,7 @@ final class Report {
   }
 
   /** The stages whose runs carry a steady window (SteadyWindow). */
-  private static final Set<String> WINDOWED = Set.of("limit-binlog", "limit-loopback", "stage1",
+  private static final Set<String> WINDOWED = Set.of("limit-binlog", "limit-loopback", "limit-goldengate", "stage1",
       "stage2", "e2e");
 
   /** The runs' steady-state windows (issue 24): the figures that compare a warm relay with a warm limit. */

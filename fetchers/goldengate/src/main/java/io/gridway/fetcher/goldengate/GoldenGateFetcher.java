@@ -154,8 +154,6 @@ public final class GoldenGateFetcher implements Fetcher {
   }
 
   private void readUntilClosed(SourcePosition.Trail resume, TransactionSink sink) throws InterruptedException {
-    WindowAssembler windows = new WindowAssembler(sink, source, config.maxTransactionBytes().bytes(), config.skipRegressions(), resume);
-    assembler = windows;
     SchemaDirectory schemas = new SchemaDirectory(Path.of(config.schemaDirectory()), source);
     UnitParser parser = UnitParser.of(config, schemas);
     FetchBackoff backoff = new FetchBackoff(Duration.ofMillis(5), config.pollInterval());
@@ -164,6 +162,9 @@ public final class GoldenGateFetcher implements Fetcher {
     if (sequence < 0) {
       return; // closed while waiting for the first file
     }
+    WindowAssembler windows = new WindowAssembler(sink, source, config.maxTransactionBytes().bytes(), config.skipRegressions(),
+        new SourcePosition.Trail(sequence, offset), resume);
+    assembler = windows;
     LOG.info("Fetcher {} reads {} from {} at offset {}", source, files.directory(), files.name(sequence), offset);
     while (!closing) {
       RecordReader reader = open(sequence, offset, backoff);

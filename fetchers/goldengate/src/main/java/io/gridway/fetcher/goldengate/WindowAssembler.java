@@ -59,13 +59,20 @@ final class WindowAssembler {
   private long endSequence;
   private long endOffset;
   private long skipped;
+  private final SourcePosition.Trail start;
   private volatile SourcePosition.Trail lastDelivered;
 
-  WindowAssembler(TransactionSink sink, String source, long maxBytes, boolean skipRegressions, SourcePosition.Trail resumedAt) {
+  /**
+   * @param start where reading starts: the resume position, or the beginning of the first file
+   * @param resumedAt the position the fetcher resumed after, or null on a first start
+   */
+  WindowAssembler(TransactionSink sink, String source, long maxBytes, boolean skipRegressions, SourcePosition.Trail start,
+      SourcePosition.Trail resumedAt) {
     this.sink = sink;
     this.source = source;
     this.maxBytes = maxBytes;
     this.skipRegressions = skipRegressions;
+    this.start = start;
     this.lastDelivered = resumedAt;
   }
 
@@ -80,11 +87,32 @@ final class WindowAssembler {
     if (unit.ops().isEmpty() && unit.csn() < 0 && unit.xid() == null) {
       return; // an empty transaction element: nothing to deliver, nothing to tell apart
     }
+    if (mode == Mode.UNKNOWN) {
+      announceStart(unit);
+    }
     if (unit.csn() >= 0) {
       acceptWithCsn(unit, sequence, endOffset);
     } else {
       acceptWithoutCsn(unit, sequence, endOffset);
     }
+  }
+
+  /**
+   * Tells the sink where reading started, as a heartbeat, once the first record shows which SCN rule the files follow
+   * (the MySQL fetcher does the same, see TransactionSink#heartbeat): a relay without a stored position takes it as its
+   * buffer's floor, and stores the start position at once, so a relay stopped before its first window resumes here
+   * rather than at whatever file is lowest then. With CSNs: just below the first record's CSN (every window read from
+   * here has at least that CSN); without: the packed start position (every window ends past it). Before that record
+   * the rule is unknown, so nothing is said: a packed position would lie far above CSNs, and the relay would take
+   * every window below it as already processed.
+   */
+  private void announceStart(ChangeUnit first) throws InterruptedException {
+    long scn = first.csn() >= 0 ? first.csn() - 1 : Scn.ofTrail(start.sequence(), start.rba()).value();
+    if (first.csn() == 0 || scn == 0) {
+      return; // no SCN lies below it: nothing to say
+    }
+    lastHeartbeat = new Scn(scn);
+    sink.heartbeat(new Heartbeat(lastHeartbeat, first.commitMicros(), start));
   }
 
   private void acceptWithCsn(ChangeUnit unit, long sequence, long end) throws InterruptedException {
@@ -209,7 +237,8 @@ final class WindowAssembler {
     SourcePosition.Trail position = lastDelivered;
     if (mode == Mode.CSN && units > 0) {
       scn = new Scn(csn - 1);
-    } else if (mode != Mode.CSN && units == 0 && offset <= 0xFFFF_FFFFL) {
+    } else if (mode == Mode.POSITION && units == 0 && offset <= 0xFFFF_FFFFL) {
+      // not before the first record: until then the SCNs may be CSNs, far below a packed position
       scn = Scn.ofTrail(sequence, offset);
       position = new SourcePosition.Trail(sequence, offset);
     } else {

@@ -79,7 +79,26 @@ class EveryTypeTest {
       new Case("IDS", "INTERVAL DAY(2) TO SECOND(6)", "+01 02:03:04.000000", Column.text("IDS", ColumnType.VARCHAR, "US7ASCII"),
           "+01 02:03:04.000000"),
       new Case("IYM", "INTERVAL YEAR TO MONTH", "+02-03", Column.text("IYM", ColumnType.VARCHAR, "US7ASCII"), "+02-03"),
-      new Case("RID", "ROWID", "AAAR3sAAEAAAACXAAA", Column.text("RID", ColumnType.VARCHAR, "US7ASCII"), "AAAR3sAAEAAAACXAAA"));
+      new Case("RID", "ROWID", "AAAR3sAAEAAAACXAAA", Column.text("RID", ColumnType.VARCHAR, "US7ASCII"), "AAAR3sAAEAAAACXAAA"),
+      // the README's other spellings and types, each once
+      new Case("N19", "NUMBER(19)", "-1234567890123456789", Column.decimal("N19", 19, 0), new BigDecimal("-1234567890123456789")),
+      new Case("NSTAR", "NUMBER(*)", "-0.5", Column.decimal("NSTAR", 65, 30), new BigDecimal("-0.5").setScale(30)),
+      new Case("NSTAR2", "NUMBER(*,2)", "12.5", Column.decimal("NSTAR2", 38, 2), new BigDecimal("12.50")),
+      new Case("DEC", "DECIMAL(10,2)", "99.99", Column.decimal("DEC", 10, 2), new BigDecimal("99.99")),
+      new Case("NUMR", "NUMERIC(6)", "123456", Column.of("NUMR", ColumnType.INT), 123456L),
+      new Case("I", "INT", "7", Column.decimal("I", 38, 0), new BigDecimal("7")),
+      new Case("SI", "SMALLINT", "-7", Column.decimal("SI", 38, 0), new BigDecimal("-7")),
+      new Case("RL", "REAL", "1E+3", Column.decimal("RL", 65, 30), new BigDecimal("1000").setScale(30)),
+      new Case("DP", "DOUBLE PRECISION", "0.125", Column.decimal("DP", 65, 30), new BigDecimal("0.125").setScale(30)),
+      new Case("VC", "VARCHAR(12)", "plain", text("VC", ColumnType.VARCHAR, 12, "AL32UTF8"), "plain"),
+      new Case("CH", "CHARACTER(4)", "abcd", text("CH", ColumnType.CHAR, 4, "AL32UTF8"), "abcd"),
+      new Case("LG", "LONG", "a LONG column", Column.text("LG", ColumnType.TEXT, "AL32UTF8"), "a LONG column"),
+      new Case("LR", "LONG RAW", GoldenGateFiles.base64(RAW), Column.of("LR", ColumnType.BLOB), Bytes.of(RAW)),
+      new Case("TSD", "TIMESTAMP", "2024-02-29 13:14:15.654321", Column.temporal("TSD", ColumnType.DATETIME, 6),
+          LocalDateTime.of(2024, 2, 29, 13, 14, 15, 654_321_000)),
+      new Case("TSLTZ3", "TIMESTAMP(3) WITH LOCAL TIME ZONE", "2024-02-29T13:14:15.125Z",
+          Column.temporal("TSLTZ3", ColumnType.DATETIME, 3), LocalDateTime.of(2024, 2, 29, 13, 14, 15, 125_000_000)),
+      new Case("URID", "UROWID", "*BAEAAAACAAA", Column.text("URID", ColumnType.VARCHAR, "US7ASCII"), "*BAEAAAACAAA"));
 
   private static Column text(String name, ColumnType type, int length, String charset) {
     return new Column(name, type, false, true, length, 0, 0, charset, List.of());

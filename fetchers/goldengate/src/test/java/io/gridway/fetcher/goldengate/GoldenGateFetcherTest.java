@@ -464,9 +464,10 @@ class GoldenGateFetcherTest {
       f.append(1, txn(100, "h1", order(1, "a", "1")), txn(105, "h2", order(2, "b", "2")));
       RecordingSink sink = new RecordingSink();
       f.start(null, sink);
-      await().atMost(WAIT).until(() -> !sink.heartbeats().isEmpty());
+      await().atMost(WAIT).until(() -> sink.heartbeats().size() == 2); // the start (CSN 100 - 1), then the idle one
       assertThat(sink.transactions()).extracting(Transaction::scn).containsExactly(new Scn(100));
-      io.gridway.core.event.Heartbeat hb = sink.heartbeats().get(0);
+      assertThat(sink.heartbeats().get(0).scn()).isEqualTo(new Scn(99));
+      io.gridway.core.event.Heartbeat hb = sink.heartbeats().get(1);
       assertThat(hb.scn()).isEqualTo(new Scn(104)); // CSN 105's window is pending: nothing below 105 is still to come
       assertThat(hb.position()).isEqualTo(sink.transactions().get(0).position());
 
@@ -475,7 +476,49 @@ class GoldenGateFetcherTest {
       assertThat(sink.transactions().get(1).scn()).isEqualTo(new Scn(105));
       int sleeps = f.sleeps.get();
       await().atMost(WAIT).until(() -> f.sleeps.get() >= sleeps + 3); // idle again, past the point of heartbeating
-      assertThat(sink.heartbeats()).hasSize(1); // 106 - 1 = 105 is no progress: no second heartbeat
+      assertThat(sink.heartbeats()).hasSize(2); // 106 - 1 = 105 is no progress: no third heartbeat
+    }
+  }
+  @ParameterizedTest
+  @EnumSource(GoldenGateConfig.Format.class)
+  void aFreshStartOnAnEmptyFileSaysWhereItStartsOnlyOnceARecordTellsTheScnRule(GoldenGateConfig.Format format)
+      throws Exception {
+    try (Fixture f = new Fixture(root, format)) {
+      Files.createFile(f.file(7)); // the relay starts at the end: GoldenGate has just opened a new trail file
+      RecordingSink sink = new RecordingSink();
+      f.start(null, sink); // the lowest (only) file present
+      int sleeps = f.sleeps.get();
+      await().atMost(WAIT).until(() -> f.sleeps.get() >= sleeps + 3); // idle on the empty file
+      // whether the SCNs will be CSNs or packed positions is not known yet: a heartbeat at Scn.ofTrail(7, 0) would
+      // be far above CSNs such as 100, and the relay would drop every window below it as already processed
+      assertThat(sink.heartbeats()).isEmpty();
+
+      f.append(7, txn(100, "s1", order(1, "a", "1")), txn(105, "s2", order(2, "b", "2")));
+      await().atMost(WAIT).until(() -> sink.size() == 1);
+      assertThat(sink.transactions().get(0).scn()).isEqualTo(new Scn(100));
+      // the start, announced before the first window: just below the first CSN, at the position reading began
+      assertThat(sink.heartbeats()).first().satisfies(hb -> {
+        assertThat(hb.scn()).isEqualTo(new Scn(99));
+        assertThat(hb.position()).isEqualTo(new SourcePosition.Trail(7, 0));
+      });
+      // then only the idle heartbeat below the pending CSN 105
+      await().atMost(WAIT).until(() -> sink.heartbeats().size() == 2);
+      assertThat(sink.heartbeats()).extracting(io.gridway.core.event.Heartbeat::scn).containsExactly(new Scn(99), new Scn(104));
+    }
+  }
+
+  @Test
+  void withoutCsnsTheStartIsAnnouncedAtItsPackedPosition() throws Exception {
+    try (Fixture f = new Fixture(root, GoldenGateConfig.Format.XML)) {
+      f.append(3, txn(-1, "p1", order(1, "a", "1")));
+      long firstEnd = Files.size(f.file(3));
+      f.append(3, txn(-1, "p2", order(2, "b", "2")));
+      RecordingSink sink = new RecordingSink();
+      f.start(new SourcePosition.Trail(3, firstEnd), sink); // resumed after p1
+      await().atMost(WAIT).until(() -> sink.size() == 1);
+      assertThat(sink.heartbeats()).first().isEqualTo(new io.gridway.core.event.Heartbeat(Scn.ofTrail(3, firstEnd),
+          sink.heartbeats().get(0).timeMicros(), new SourcePosition.Trail(3, firstEnd)));
+      assertThat(sink.transactions().get(0).scn()).isEqualTo(Scn.ofTrail(3, Files.size(f.file(3)) - trailing(GoldenGateConfig.Format.XML)));
     }
   }
 }
