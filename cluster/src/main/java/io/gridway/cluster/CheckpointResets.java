@@ -29,9 +29,9 @@ public final class CheckpointResets implements AutoCloseable {
   /**
    * The snapshot cursor a reset to a snapshot stores: it names no table, and a consumer resuming from a cursor that names
    * none of its tables loads them from the first chunk of the first (docs/bootstrap.md §5.1), as {@code start:
-   * snapshot} and a re-seed do.
+   * snapshot} and a re-seed do. The same text as the on-demand snapshot's "start over" cursor (branch bootstrap-ops).
    */
-  public static final String SNAPSHOT_FROM_START = "\n";
+  public static final String SNAPSHOT_FROM_START = "start-over";
 
   private final PropertyStore store;
 
