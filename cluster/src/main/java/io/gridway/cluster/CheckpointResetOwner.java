@@ -56,8 +56,16 @@ public final class CheckpointResetOwner implements PartitionOwner {
     List<Checkpoint> before = store.read(group, partition);
     Instant now = clock.instant();
     Scn to = new Scn(reset.scn());
+    if (reset.snapshot() && !store.keepsSnapshotCursor()) {
+      // refused before anything is written: the partition would skip to the SCN and load nothing
+      throw new IllegalStateException("group " + group + " partition " + partition + ": " + reset.user() + " asked for a "
+          + "reset to a snapshot, but this consumer's checkpoint store (" + store.getClass().getSimpleName() + ") cannot "
+          + "keep a snapshot cursor; cancel the reset (a JDBC target's gridway_checkpoint can)");
+    }
     List<Checkpoint> after = new ArrayList<>();
-    after.add(Checkpoint.of(group, partition, to, generation, now));
+    after.add(reset.snapshot()
+        ? new Checkpoint(group, partition, Checkpoint.WHOLE, to, generation, now, CheckpointResets.SNAPSHOT_FROM_START)
+        : Checkpoint.of(group, partition, to, generation, now));
     for (Checkpoint c : before) {
       if (!c.isWhole()) {
         after.add(new Checkpoint(group, partition, c.microPartition(), to, generation, now));
@@ -66,7 +74,8 @@ public final class CheckpointResetOwner implements PartitionOwner {
     store.reset(after);
     resets.remove(group, partition);
     String was = before.stream().filter(Checkpoint::isWhole).findFirst().map(c -> c.scn().toString()).orElse("none");
-    LOG.info("group {} partition {}: checkpoint reset from {} to {} as {} asked", group, partition, was, to, reset.user());
+    LOG.info("group {} partition {}: checkpoint reset from {} to {}{} as {} asked", group, partition, was, to,
+        reset.snapshot() ? ", loading its tables again from a fresh snapshot" : "", reset.user());
   }
 
   @Override

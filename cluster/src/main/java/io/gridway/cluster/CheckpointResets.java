@@ -24,6 +24,14 @@ public final class CheckpointResets implements AutoCloseable {
   private static final String BASED_ON = "basedOnScn";
   private static final String USER = "user";
   private static final String REQUESTED = "requestedMillis";
+  private static final String SNAPSHOT = "snapshot";
+
+  /**
+   * The snapshot cursor a reset to a snapshot stores: it names no table, and a consumer resuming from a cursor that names
+   * none of its tables loads them from the first chunk of the first (docs/bootstrap.md §5.1), as {@code start:
+   * snapshot} and a re-seed do. The same text as the on-demand snapshot's "start over" cursor (branch bootstrap-ops).
+   */
+  public static final String SNAPSHOT_FROM_START = "start-over";
 
   private final PropertyStore store;
 
@@ -43,8 +51,16 @@ public final class CheckpointResets implements AutoCloseable {
    * @param basedOnScn the checkpoint the operator saw when asking (for the record), or {@code null}
    * @param user who asked
    * @param requestedMillis when, epoch milliseconds
+   * @param snapshot the partition loads its tables again from a fresh snapshot, its change stream resuming after {@code
+   *     scn} (the relays' newest SCN when asked): the checkpoint is stored with {@link #SNAPSHOT_FROM_START}
    */
-  public record Request(long scn, Long basedOnScn, String user, long requestedMillis) {}
+  public record Request(long scn, Long basedOnScn, String user, long requestedMillis, boolean snapshot) {
+
+    /** A reset to an SCN, without a snapshot. */
+    public Request(long scn, Long basedOnScn, String user, long requestedMillis) {
+      this(scn, basedOnScn, user, requestedMillis, false);
+    }
+  }
 
   /** Records (or replaces) the reset of {@code partition}. */
   public void request(String group, int partition, Request request) {
@@ -55,6 +71,9 @@ public final class CheckpointResets implements AutoCloseable {
     }
     record.setSimpleField(USER, request.user());
     record.setLongField(REQUESTED, request.requestedMillis());
+    if (request.snapshot()) {
+      record.setBooleanField(SNAPSHOT, true);
+    }
     if (!store.accessor.set(path(group, partition), record, AccessOption.PERSISTENT)) {
       throw new IllegalStateException("cannot write " + path(group, partition));
     }
@@ -97,7 +116,7 @@ public final class CheckpointResets implements AutoCloseable {
   private static Request request(ZNRecord r) {
     String basedOn = r.getSimpleField(BASED_ON);
     return new Request(Long.parseUnsignedLong(r.getSimpleField(SCN)), basedOn == null ? null : Long.parseUnsignedLong(basedOn),
-        r.getSimpleField(USER), r.getLongField(REQUESTED, 0));
+        r.getSimpleField(USER), r.getLongField(REQUESTED, 0), r.getBooleanField(SNAPSHOT, false));
   }
 
   private String path(String group, int partition) {

@@ -9,7 +9,8 @@ import org.apache.helix.zookeeper.datamodel.ZNRecord;
 /**
  * Where each consumer group's partitions stand, as their leaders report it: one znode per partition, {@code
  * /<cluster>/PROPERTYSTORE/gridway/progress/<group>/<partition>}, holding the committed SCN, the newest SCN received
- * from the relay, the source commit time of the newest committed window and when it was written. An exactly-once group
+ * from the relay, the source commit time of the newest committed window, when it was written and, while the partition
+ * loads a snapshot (and after, until its leader changes), how far the load is. An exactly-once group
  * keeps its checkpoints in its target, where {@code gridway cluster status} cannot read them without the target's
  * password; this is what it shows instead, read in one round trip per group.
  *
@@ -23,6 +24,11 @@ public final class GroupProgress implements AutoCloseable {
   private static final String COMMIT = "commitMillis";
   private static final String UPDATED = "updatedMillis";
   private static final String APPLIED = "appliedEvents";
+  private static final String SNAPSHOT_TABLE = "snapshotTable";
+  private static final String SNAPSHOT_TABLE_NUMBER = "snapshotTableNumber";
+  private static final String SNAPSHOT_TABLES = "snapshotTables";
+  private static final String SNAPSHOT_CHUNKS = "snapshotChunks";
+  private static final String SNAPSHOT_ROWS = "snapshotRows";
 
   private final PropertyStore store;
   private final boolean owned;
@@ -46,12 +52,43 @@ public final class GroupProgress implements AutoCloseable {
    *
    * @param appliedEvents events this leader has committed since it took the partition (a counter that starts again
    *     at 0 with each leadership; the admin service derives events/s from it), or -1 when not reported
+   * @param snapshot the partition's snapshot load, or null when it loads none
    */
-  public record Report(String instance, long scn, long receivedScn, long commitMillis, long updatedMillis, long appliedEvents) {
+  public record Report(String instance, long scn, long receivedScn, long commitMillis, long updatedMillis, long appliedEvents,
+      Snapshot snapshot) {
+
+    /** A report without snapshot progress. */
+    public Report(String instance, long scn, long receivedScn, long commitMillis, long updatedMillis, long appliedEvents) {
+      this(instance, scn, receivedScn, commitMillis, updatedMillis, appliedEvents, null);
+    }
 
     /** A report without an applied-events count. */
     public Report(String instance, long scn, long receivedScn, long commitMillis, long updatedMillis) {
       this(instance, scn, receivedScn, commitMillis, updatedMillis, -1);
+    }
+  }
+
+  /**
+   * A partition's snapshot load as its checkpoint covers it (docs/bootstrap.md §5.1). Chunks and rows count from the
+   * leader's start: a new leader resumes at the stored cursor and counts from 0 again.
+   *
+   * @param table the table being loaded ({@code db.table}), or null when every table is loaded
+   * @param tableNumber its place among the tables to load, 1-based ({@code tables + 1} when done)
+   * @param tables how many tables the load has
+   * @param chunks chunks applied, those without a row of this partition included
+   * @param rows rows of this partition in those chunks
+   */
+  public record Snapshot(String table, int tableNumber, int tables, long chunks, long rows) {
+
+    public Snapshot {
+      if (tableNumber < 1 || tables < 0 || chunks < 0 || rows < 0) {
+        throw new IllegalArgumentException("snapshot progress: tableNumber " + tableNumber + ", tables " + tables
+            + ", chunks " + chunks + ", rows " + rows + " (tableNumber from 1, the others from 0)");
+      }
+    }
+
+    public boolean done() {
+      return table == null;
     }
   }
 
@@ -64,6 +101,16 @@ public final class GroupProgress implements AutoCloseable {
     record.setLongField(COMMIT, report.commitMillis());
     record.setLongField(UPDATED, report.updatedMillis());
     record.setLongField(APPLIED, report.appliedEvents());
+    Snapshot snapshot = report.snapshot();
+    if (snapshot != null) {
+      if (snapshot.table() != null) {
+        record.setSimpleField(SNAPSHOT_TABLE, snapshot.table());
+      }
+      record.setIntField(SNAPSHOT_TABLE_NUMBER, snapshot.tableNumber());
+      record.setIntField(SNAPSHOT_TABLES, snapshot.tables());
+      record.setLongField(SNAPSHOT_CHUNKS, snapshot.chunks());
+      record.setLongField(SNAPSHOT_ROWS, snapshot.rows());
+    }
     if (!store.accessor.set(path(group, partition), record, AccessOption.PERSISTENT)) {
       throw new IllegalStateException("cannot write " + path(group, partition));
     }
@@ -87,9 +134,19 @@ public final class GroupProgress implements AutoCloseable {
       }
       result.put(Integer.valueOf(names.get(i)), new Report(r.getSimpleField(INSTANCE),
           Long.parseUnsignedLong(r.getSimpleField(SCN)), Long.parseUnsignedLong(r.getSimpleField(RECEIVED)),
-          r.getLongField(COMMIT, 0), r.getLongField(UPDATED, 0), r.getLongField(APPLIED, -1)));
+          r.getLongField(COMMIT, 0), r.getLongField(UPDATED, 0), r.getLongField(APPLIED, -1), snapshot(r)));
     }
     return result;
+  }
+
+  /** The snapshot part of a report; null in one written without it (no load, or an older consumer). */
+  private static Snapshot snapshot(ZNRecord r) {
+    int tables = r.getIntField(SNAPSHOT_TABLES, -1);
+    if (tables < 0) {
+      return null;
+    }
+    return new Snapshot(r.getSimpleField(SNAPSHOT_TABLE), r.getIntField(SNAPSHOT_TABLE_NUMBER, 1), tables,
+        r.getLongField(SNAPSHOT_CHUNKS, 0), r.getLongField(SNAPSHOT_ROWS, 0));
   }
 
   /** Deletes every report of {@code group} (the group is being deleted). */

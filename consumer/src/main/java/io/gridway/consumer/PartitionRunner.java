@@ -230,7 +230,15 @@ final class PartitionRunner {
   }
 
   PartitionStatus status() {
-    return state.snapshot();
+    PartitionStatus status = state.snapshot();
+    SnapshotProgress.Covered covered = snapshot == null ? null : snapshot.covered();
+    if (covered == null || covered.cursor() == null) {
+      return status;
+    }
+    List<String> tables = tablesToLoad == null ? List.of() : tablesToLoad.tables();
+    SnapshotCursor at = SnapshotCursor.decode(covered.cursor(), tables);
+    return status.withSnapshot(new PartitionStatus.SnapshotLoad(at.isDone(tables) ? null : tables.get(at.table()),
+        at.table() + 1, tables.size(), covered.chunks(), covered.rows()));
   }
 
   PartitionBuffer buffer() {

@@ -18,6 +18,8 @@ import java.net.URI;
  *     the relay still holds; else null
  * @param detail for humans: the last error, the failed batch and its reason, …
  * @param failure in {@link State#FAILED}: the exception that stopped the partition; else null
+ * @param snapshot where its snapshot load stands as its checkpoint records it, or null when it loads none (no {@code
+ *     start: snapshot}, no re-seed, or none recorded yet)
  */
 public record PartitionStatus(
     int partition,
@@ -29,7 +31,38 @@ public record PartitionStatus(
     URI relay,
     Scn oldestAvailable,
     String detail,
-    Throwable failure) {
+    Throwable failure,
+    SnapshotLoad snapshot) {
+
+  /** A status without snapshot progress. */
+  public PartitionStatus(int partition, State state, Scn checkpoint, long checkpointCommitMillis, Scn durableCheckpoint,
+      Scn received, URI relay, Scn oldestAvailable, String detail, Throwable failure) {
+    this(partition, state, checkpoint, checkpointCommitMillis, durableCheckpoint, received, relay, oldestAvailable,
+        detail, failure, null);
+  }
+
+  /**
+   * A partition's snapshot load (docs/bootstrap.md §5.1) as far as the checkpoint written last covers it: counted since
+   * this process started leading the partition (a restart or a new leader counts from 0 again, at the stored cursor).
+   *
+   * @param table the table being loaded ({@code db.table}), or null when every table is loaded
+   * @param tableNumber its place in the tables to load, 1-based ({@code tables + 1} when done)
+   * @param tables how many tables the load has
+   * @param chunks chunks applied (their cursor in a checkpoint), the ones without a row of this partition included
+   * @param rows rows of this partition in those chunks
+   */
+  public record SnapshotLoad(String table, int tableNumber, int tables, long chunks, long rows) {
+
+    public boolean done() {
+      return table == null;
+    }
+  }
+
+  /** This status with {@code load} as its snapshot progress. */
+  public PartitionStatus withSnapshot(SnapshotLoad load) {
+    return new PartitionStatus(partition, state, checkpoint, checkpointCommitMillis, durableCheckpoint, received, relay,
+        oldestAvailable, detail, failure, load);
+  }
 
   /** A partition's states. */
   public enum State {

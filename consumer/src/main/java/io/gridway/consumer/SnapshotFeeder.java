@@ -188,7 +188,7 @@ final class SnapshotFeeder {
       retries = 0;
       if (chunk.window() == null) {
         cursor = chunk.next();
-        progress.record(unsignedMax(streamScn, placedScn), cursor.encode(config.tables()));
+        progress.record(unsignedMax(streamScn, placedScn), cursor.encode(config.tables()), 0);
         checkpointNow.run(); // the stream may be idle: nothing else would store the cursor
       } else {
         held = chunk;
@@ -222,7 +222,7 @@ final class SnapshotFeeder {
   void placed() {
     placedScn = held.scn();
     cursor = held.next();
-    progress.record(placedScn, cursor.encode(config.tables()));
+    progress.record(placedScn, cursor.encode(config.tables()), held.window().eventCount());
     held = null;
   }
 

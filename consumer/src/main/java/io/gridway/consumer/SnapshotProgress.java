@@ -11,11 +11,19 @@ import java.util.ArrayDeque;
  * <p>Thread-safe: recorded on the puller's event loop, read on the checkpoint writer's thread.
  */
 final class SnapshotProgress {
-  private record Step(long scn, String cursor) {}
+  /** @param chunks and {@code rows}: how many the load has placed up to and including this step, in this process */
+  private record Step(long scn, String cursor, long chunks, long rows) {}
+
+  /** What the newest checkpoint written (or being written) covers: its cursor, and the chunks and rows behind it. */
+  record Covered(String cursor, long chunks, long rows) {}
 
   private final ArrayDeque<Step> steps = new ArrayDeque<>();
   private String covered;
   private String stored;
+  private long recordedChunks;
+  private long recordedRows;
+  private long coveredChunks;
+  private long coveredRows;
 
   /** @param stored the cursor of the stored checkpoint the partition resumes from (null when it starts afresh) */
   SnapshotProgress(String stored) {
@@ -42,9 +50,14 @@ final class SnapshotProgress {
     return (first != null && Long.compareUnsigned(first.scn, scn) <= 0) || !java.util.Objects.equals(stored, covered);
   }
 
-  /** The snapshot has reached {@code cursor} once every window at or below {@code scn} is applied. */
-  synchronized void record(long scn, String cursor) {
-    steps.addLast(new Step(scn, cursor));
+  /**
+   * The snapshot has reached {@code cursor} once every window at or below {@code scn} is applied: one more chunk, with
+   * {@code rows} rows of this partition.
+   */
+  synchronized void record(long scn, String cursor, long rows) {
+    recordedChunks++;
+    recordedRows += rows;
+    steps.addLast(new Step(scn, cursor, recordedChunks, recordedRows));
   }
 
   /**
@@ -56,13 +69,22 @@ final class SnapshotProgress {
   synchronized void restart(String cursor) {
     steps.clear();
     covered = cursor;
+    recordedChunks = recordedRows = coveredChunks = coveredRows = 0;
   }
 
   /** The cursor to store with a checkpoint at {@code scn}: the newest recorded at or below it. */
   synchronized String cursorAt(long scn) {
     for (Step s = steps.peekFirst(); s != null && Long.compareUnsigned(s.scn, scn) <= 0; s = steps.peekFirst()) {
-      covered = steps.pollFirst().cursor;
+      steps.pollFirst();
+      covered = s.cursor;
+      coveredChunks = s.chunks;
+      coveredRows = s.rows;
     }
     return covered;
+  }
+
+  /** Where the load stands as the newest checkpoint written covers it (for the partition's status). */
+  synchronized Covered covered() {
+    return new Covered(covered, coveredChunks, coveredRows);
   }
 }

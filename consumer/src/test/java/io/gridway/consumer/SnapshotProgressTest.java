@@ -14,8 +14,8 @@ class SnapshotProgressTest {
   void aCursorIsStoredOnlyWithACheckpointThatCoversItsChunk() {
     SnapshotProgress progress = new SnapshotProgress(null);
     assertThat(progress.settled()).isTrue();
-    progress.record(100, "db.a\n[10]");
-    progress.record(200, "db.a\n[20]");
+    progress.record(100, "db.a\n[10]", 7);
+    progress.record(200, "db.a\n[20]", 3);
     assertThat(progress.settled()).isFalse();
     assertThat(progress.needsWrite(99)).isFalse();
     assertThat(progress.cursorAt(99)).isNull(); // the chunk at 100 is not applied yet
@@ -45,5 +45,21 @@ class SnapshotProgressTest {
     // a table no longer configured: start over rather than skip one
     assertThat(SnapshotCursor.decode("db.gone\n[5]", TABLES)).isEqualTo(SnapshotCursor.FIRST);
     assertThat(SnapshotCursor.decode(null, TABLES)).isEqualTo(SnapshotCursor.FIRST);
+  }
+
+  @Test
+  void chunksAndRowsCountOnlyWhatACheckpointCovers() {
+    SnapshotProgress progress = new SnapshotProgress("db.a\n[5]");
+    assertThat(progress.covered()).isEqualTo(new SnapshotProgress.Covered("db.a\n[5]", 0, 0)); // resumed: counts from 0
+    progress.record(100, "db.a\n[10]", 7);
+    progress.record(150, "db.b\n", 0); // no row of this partition: the cursor moves, the chunk counts
+    progress.record(200, "db.b\n[20]", 3);
+    assertThat(progress.covered().chunks()).isZero(); // recorded, not in a checkpoint yet
+    progress.cursorAt(160);
+    assertThat(progress.covered()).isEqualTo(new SnapshotProgress.Covered("db.b\n", 2, 7));
+    progress.cursorAt(200);
+    assertThat(progress.covered()).isEqualTo(new SnapshotProgress.Covered("db.b\n[20]", 3, 10));
+    progress.restart("db.a\n"); // a re-seed loads again from the first chunk
+    assertThat(progress.covered()).isEqualTo(new SnapshotProgress.Covered("db.a\n", 0, 0));
   }
 }

@@ -34,7 +34,10 @@ public final class CheckpointResetTool implements AutoCloseable {
       Map<String, String> environment) {
     RelayHttp http = RelayHttp.of(relays, environment, Duration.ofSeconds(2));
     Grid grid = new Grid(zk, cluster, zkTimeout);
-    return new CheckpointResetTool(grid, new ResetPlanner(grid, new RelayProbe(http), new CommitTimes(http), Clock.systemUTC()));
+    return new CheckpointResetTool(grid, new ResetPlanner(grid, new RelayProbe(http), new CommitTimes(http),
+        group -> "gridway cluster group reset reads no consumer file, so it cannot check that group " + group + "'s consumers "
+            + "load snapshots (start: snapshot or onEvicted: snapshot): one that does not skips to the SCN and loads nothing",
+        Clock.systemUTC()));
   }
 
   /** A reset refused: {@code field} names the target's member to blame ({@code scn}, {@code time}, ...), or is null. */

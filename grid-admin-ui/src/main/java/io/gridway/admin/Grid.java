@@ -124,7 +124,12 @@ final class Grid implements AutoCloseable {
   @Override
   public void close() {
     try {
+      // the reader too: left open, its ZooKeeper clients went on reconnecting after the service had stopped (seen in
+      // the tests' logs, retrying a stopped ZooKeeper for the rest of the run)
       thread.execute(() -> {
+        if (reader != null) {
+          reader.close();
+        }
         if (resets != null) {
           resets.close();
         }

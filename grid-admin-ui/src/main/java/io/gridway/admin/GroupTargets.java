@@ -36,15 +36,7 @@ final class GroupTargets {
       throw ApiException.conflict("the admin service has no consumer file for group " + group + ": name it under "
           + "consumerConfigs in admin.yaml to " + what);
     }
-    if (!Files.isReadable(file)) {
-      throw ApiException.conflict("the consumer file of group " + group + ", " + file + ", is not readable by the admin service");
-    }
-    ServiceConfig service;
-    try {
-      service = ConfigLoader.load(file, ServiceConfig.class);
-    } catch (RuntimeException e) {
-      throw ApiException.conflict("the consumer file of group " + group + " is not valid: " + e.getMessage());
-    }
+    ServiceConfig service = load(group, file);
     JdbcTargetConfig jdbc = service.applier() == null ? null : service.applier().settings(JdbcTargetConfig.class);
     if (jdbc == null) {
       throw ApiException.conflict("group " + group + " has no jdbc applier (" + file + "): cannot " + what);
@@ -60,6 +52,37 @@ final class GroupTargets {
       // the message names the target; the password is never part of it
       throw new ApiException(io.netty.handler.codec.http.HttpResponseStatus.SERVICE_UNAVAILABLE, "target-unavailable", null,
           "cannot " + what + " of group " + group + " in its target: " + e.getMessage());
+    }
+  }
+
+  /**
+   * Whether {@code group}'s consumers load a snapshot after a reset to one ({@link ResetPlanner.SnapshotAbility}): they do
+   * when their consumer file has {@code start: snapshot} or {@code onEvicted: snapshot} (either needs a checkpoint store
+   * that keeps the cursor, which the consumer checks at start). Without a file it cannot be told: a warning.
+   */
+  String snapshotAbility(String group) {
+    Path file = configs.get(group);
+    if (file == null) {
+      return "the admin service has no consumer file for group " + group + " (consumerConfigs in admin.yaml), so it cannot "
+          + "check that its consumers load snapshots (start: snapshot or onEvicted: snapshot): one that does not skips to "
+          + "the SCN and loads nothing";
+    }
+    ServiceConfig service = load(group, file);
+    if (!service.consumer().startsWithSnapshot() && !service.consumer().reseedsOnEviction()) {
+      throw ApiException.conflict("group " + group + "'s consumers load no snapshot (" + file + " has neither start: snapshot "
+          + "nor onEvicted: snapshot): a reset to a snapshot would skip to the newest SCN and load nothing");
+    }
+    return "";
+  }
+
+  private static ServiceConfig load(String group, Path file) {
+    if (!Files.isReadable(file)) {
+      throw ApiException.conflict("the consumer file of group " + group + ", " + file + ", is not readable by the admin service");
+    }
+    try {
+      return ConfigLoader.load(file, ServiceConfig.class);
+    } catch (RuntimeException e) {
+      throw ApiException.conflict("the consumer file of group " + group + " is not valid: " + e.getMessage());
     }
   }
 }

@@ -29,9 +29,28 @@ record GroupView(String name, int partitions, int replicas, boolean paused, List
    * @param lagMillis how far behind the source the partition was at its last report ({@link
    *     ClusterStatus.Partition#reportedLag()}), or {@code null}
    * @param reportAgeMillis how old that report is, or {@code null}
+   * @param snapshot the snapshot load the leader published with that report, or {@code null} when it loads none
    */
   record PartitionView(int partition, String leader, List<String> standbys, Map<String, String> states, boolean paused,
-      String checkpointScn, String committedScn, String receivedScn, String scnBehind, Long lagMillis, Long reportAgeMillis) {}
+      String checkpointScn, String committedScn, String receivedScn, String scnBehind, Long lagMillis, Long reportAgeMillis,
+      SnapshotView snapshot) {}
+
+  /**
+   * A partition's snapshot load as its leader published it beside its checkpoint ({@link GroupProgress.Snapshot}).
+   *
+   * @param state {@code loading} or {@code done}
+   * @param table the table being loaded, or {@code null} when done
+   * @param tableNumber its place among the {@code tables} to load, 1-based ({@code tables + 1} when done)
+   * @param chunks chunks applied since this leader took the partition (a new leader counts from 0 at the stored cursor)
+   * @param rows rows of the partition in them
+   */
+  record SnapshotView(String state, String table, int tableNumber, int tables, long chunks, long rows) {
+
+    static SnapshotView of(GroupProgress.Snapshot s) {
+      return s == null ? null
+          : new SnapshotView(s.done() ? "done" : "loading", s.table(), s.tableNumber(), s.tables(), s.chunks(), s.rows());
+    }
+  }
 
   static final String PREFIX = "group.";
 
@@ -57,7 +76,8 @@ record GroupView(String name, int partitions, int replicas, boolean paused, List
           report == null ? null : Long.toUnsignedString(Long.compareUnsigned(report.receivedScn(), report.scn()) > 0
               ? report.receivedScn() - report.scn() : 0),
           lag == null ? null : lag.toMillis(),
-          report == null ? null : Math.max(0, now.toEpochMilli() - report.updatedMillis())));
+          report == null ? null : Math.max(0, now.toEpochMilli() - report.updatedMillis()),
+          report == null ? null : SnapshotView.of(report.snapshot())));
     }
     return new GroupView(r.name().substring(PREFIX.length()), r.partitions(), r.replicas(), !r.enabled(),
         r.pausedPartitions(), partitions, version(r.partitions(), r.replicas(), !r.enabled(), r.pausedPartitions()));

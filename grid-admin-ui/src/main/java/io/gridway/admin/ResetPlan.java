@@ -16,15 +16,17 @@ import java.util.List;
  * @param relayOldestScn the oldest SCN the relays of the source still hold, or {@code null} (no relay answered)
  * @param relayNewestScn the newest SCN they have, or {@code null}
  * @param time for a reset to a time, the commit it found, else {@code null}
+ * @param snapshot the partition loads its tables again from a fresh snapshot, its stream resuming after {@code
+ *     targetScn} (a reset to a snapshot)
  * @param warnings what the operator should know before confirming
  * @param version the partition's reset state this plan was made from; a confirmation must carry it (If-Match)
  */
 public record ResetPlan(String group, int partition, boolean paused, String currentScn, String targetScn, String change,
-    String scnDistance, String relayOldestScn, String relayNewestScn, TimeMatch time, PendingReset pending,
-    List<String> warnings, String version) {
+    String scnDistance, String relayOldestScn, String relayNewestScn, TimeMatch time, boolean snapshot,
+    PendingReset pending, List<String> warnings, String version) {
 
-  /** A reset asked for and not carried out yet. */
-  public record PendingReset(String scn, String user, long requestedMillis) {}
+  /** A reset asked for and not carried out yet ({@code snapshot}: to a snapshot, restarting the stream after {@code scn}). */
+  public record PendingReset(String scn, String user, long requestedMillis, boolean snapshot) {}
 
   /**
    * How a reset to a time found its SCN ({@link CommitTimes}).
@@ -45,10 +47,14 @@ public record ResetPlan(String group, int partition, boolean paused, String curr
     }
     b.append("  from SCN        ").append(currentScn == null ? "none" : currentScn).append('\n');
     b.append("  to SCN          ").append(targetScn).append(" (restarts just after it)").append('\n');
+    if (snapshot) {
+      b.append("  snapshot        every table loaded again from a fresh snapshot").append('\n');
+    }
     b.append("  change          ").append(change).append(scnDistance == null ? "" : ", SCN distance " + scnDistance).append('\n');
     b.append("  relays hold     ").append(relayOldestScn == null ? "unknown" : relayOldestScn + " … " + relayNewestScn).append('\n');
     if (pending != null) {
-      b.append("  waiting reset   ").append(pending.scn()).append(" (asked by ").append(pending.user()).append(")\n");
+      b.append("  waiting reset   ").append(pending.scn()).append(pending.snapshot() ? " with a snapshot" : "")
+          .append(" (asked by ").append(pending.user()).append(")\n");
     }
     for (String w : warnings) {
       b.append("  warning: ").append(w).append('\n');
@@ -57,9 +63,21 @@ public record ResetPlan(String group, int partition, boolean paused, String curr
     return b.toString();
   }
 
+  /**
+   * @param snapshot null for a reset without a snapshot; for one to a snapshot, what is known of the group's consumers'
+   *     ability to load it: empty when their consumer file says they can, else a warning
+   */
   static ResetPlan of(String group, int partition, boolean paused, Long current, long target, Long relayOldest,
-      Long relayNewest, TimeMatch time, PendingReset pending, String version) {
+      Long relayNewest, TimeMatch time, String snapshot, PendingReset pending, String version) {
     List<String> warnings = new ArrayList<>();
+    if (snapshot != null) {
+      warnings.add("every table of the group's snapshot is loaded again from its first chunk, while changes are applied from "
+          + "SCN " + Long.toUnsignedString(target) + " on: each row ends as the source has it; rows the source deleted stay "
+          + "on the target unless the relay's chunks cover whole key ranges (docs/bootstrap.md §5.3)");
+      if (!snapshot.isEmpty()) {
+        warnings.add(snapshot);
+      }
+    }
     String change;
     String distance = null;
     if (current == null) {
@@ -72,7 +90,7 @@ public record ResetPlan(String group, int partition, boolean paused, String curr
       if (c < 0) {
         warnings.add("changes after SCN " + Long.toUnsignedString(target) + " up to " + Long.toUnsignedString(current)
             + " are applied again: at-least-once targets may see them twice");
-      } else if (c > 0) {
+      } else if (c > 0 && snapshot == null) {
         warnings.add("changes after SCN " + Long.toUnsignedString(current) + " up to " + Long.toUnsignedString(target)
             + " are never applied to this group's target");
       }
@@ -93,10 +111,12 @@ public record ResetPlan(String group, int partition, boolean paused, String curr
       warnings.add("the partition is running: pause it (or its group) to confirm the reset");
     }
     if (pending != null) {
-      warnings.add("replaces the reset to " + pending.scn() + " that " + pending.user() + " asked for");
+      warnings.add("replaces the reset to " + pending.scn() + (pending.snapshot() ? " with a snapshot" : "") + " that "
+          + pending.user() + " asked for");
     }
     return new ResetPlan(group, partition, paused, current == null ? null : Long.toUnsignedString(current),
         Long.toUnsignedString(target), change, distance, relayOldest == null ? null : Long.toUnsignedString(relayOldest),
-        relayNewest == null ? null : Long.toUnsignedString(relayNewest), time, pending, List.copyOf(warnings), version);
+        relayNewest == null ? null : Long.toUnsignedString(relayNewest), time, snapshot != null, pending, List.copyOf(warnings),
+        version);
   }
 }

@@ -25,8 +25,18 @@ final class ResetPlanner {
   private final RelayProbe relays;
   private final CommitTimes times;
   private final Clock clock;
+  private final SnapshotAbility snapshots;
 
-  ResetPlanner(Grid grid, RelayProbe relays, CommitTimes times, Clock clock) {
+  /**
+   * Whether a group's consumers carry out a reset to a snapshot: an empty string when their consumer file says they do,
+   * a warning when it cannot be told; an {@link ApiException} (409) when the file says they do not.
+   */
+  interface SnapshotAbility {
+    String check(String group);
+  }
+
+  ResetPlanner(Grid grid, RelayProbe relays, CommitTimes times, SnapshotAbility snapshots, Clock clock) {
+    this.snapshots = snapshots;
     this.grid = grid;
     this.relays = relays;
     this.times = times;
@@ -51,7 +61,7 @@ final class ResetPlanner {
 
   /** The partition's reset state now: a plan that changes nothing, with the current checkpoint as target. */
   ResetPlan current(String group, int partition, String source) {
-    return state(group, partition, null, null, source(source)).plan();
+    return state(group, partition, null, null, null, source(source)).plan();
   }
 
   /** The dry run of {@code target}. */
@@ -81,16 +91,17 @@ final class ResetPlanner {
     }
     long to = Long.parseUnsignedLong(planned.plan().targetScn());
     grid.admin(a -> {
-      a.requestCheckpointReset(group, partition, new CheckpointResets.Request(to, planned.current(), user, clock.millis()));
+      a.requestCheckpointReset(group, partition, new CheckpointResets.Request(to, planned.current(), user, clock.millis(),
+          planned.plan().snapshot()));
       return null;
     });
     String source = source(target.source());
-    return new Confirmed(planned, to, state(group, partition, to, planned.plan().time(), source).plan());
+    return new Confirmed(planned, to, state(group, partition, to, planned.plan().time(), null, source).plan());
   }
 
   /** Cancels the reset waiting for the partition; the state it had. */
   State cancel(String group, int partition) {
-    State before = state(group, partition, null, null, null);
+    State before = state(group, partition, null, null, null, null);
     if (before.pending() == null) {
       throw ApiException.notFound("group " + group + " partition " + partition + " has no reset waiting");
     }
@@ -99,19 +110,21 @@ final class ResetPlanner {
   }
 
   State after(String group, int partition) {
-    return state(group, partition, null, null, null);
+    return state(group, partition, null, null, null, null);
   }
 
   private State planned(String group, int partition, ResetTarget target) {
     if (target.to() == null || target.to().isEmpty()) {
-      throw ApiException.badField("to", "required: scn, latest, shift or time");
+      throw ApiException.badField("to", "required: scn, latest, shift, time or snapshot");
     }
     String source = source(target.source());
-    State before = state(group, partition, null, null, source);
+    State before = state(group, partition, null, null, null, source);
     ResetPlan.TimeMatch match = null;
+    // checked first: a group whose consumers would skip to the newest SCN and load nothing is refused before relays are asked
+    String snapshot = target.to().equals("snapshot") ? snapshots.check(group) : null;
     long to = switch (target.to()) {
       case "scn" -> scn(target.scn());
-      case "latest" -> {
+      case "latest", "snapshot" -> {
         if (before.relayNewest() == null) {
           throw ApiException.conflict("no relay of the source answered with its newest SCN" + before.whyNoRelay()
               + (source == null ? " (name the source if the cluster has several)" : "") + "; give an SCN instead");
@@ -124,9 +137,9 @@ final class ResetPlanner {
         match = new ResetPlan.TimeMatch(target.time(), Long.toUnsignedString(m.first().scn()), m.first().commitTime().toString());
         yield m.checkpointScn();
       }
-      default -> throw ApiException.badField("to", "'" + target.to() + "' is not scn, latest, shift or time");
+      default -> throw ApiException.badField("to", "'" + target.to() + "' is not scn, latest, shift, time or snapshot");
     };
-    return state(group, partition, to, match, source);
+    return state(group, partition, to, match, snapshot, source);
   }
 
   private CommitTimes.Match atTime(String text, State before, String source) {
@@ -153,7 +166,7 @@ final class ResetPlanner {
     }
   }
 
-  private State state(String group, int partition, Long target, ResetPlan.TimeMatch match, String source) {
+  private State state(String group, int partition, Long target, ResetPlan.TimeMatch match, String snapshot, String source) {
     ClusterStatus status = grid.status();
     GroupView g = status.resources().stream().filter(r -> r.name().equals(GroupView.PREFIX + group)).findFirst()
         .map(r -> GroupView.of(r, clock.instant()))
@@ -167,7 +180,8 @@ final class ResetPlanner {
     Long current = currentText == null ? null : Long.parseUnsignedLong(currentText);
     CheckpointResets.Request waiting = grid.pendingResets(group).get(partition);
     ResetPlan.PendingReset pending = waiting == null ? null
-        : new ResetPlan.PendingReset(Long.toUnsignedString(waiting.scn()), waiting.user(), waiting.requestedMillis());
+        : new ResetPlan.PendingReset(Long.toUnsignedString(waiting.scn()), waiting.user(), waiting.requestedMillis(),
+            waiting.snapshot());
     Long oldest = null;
     Long newest = null;
     Widest widest = null;
@@ -190,11 +204,11 @@ final class ResetPlanner {
         newest = n == null ? newest : newest == null || Long.compareUnsigned(n, newest) > 0 ? n : newest;
       }
     }
-    String version = (currentText == null ? "-" : currentText) + "." + (pending == null ? "-" : pending.scn()) + "."
-        + (p.paused() ? "paused" : "running");
+    String version = (currentText == null ? "-" : currentText) + "." + (pending == null ? "-" : pending.scn()
+        + (pending.snapshot() ? "s" : "")) + "." + (p.paused() ? "paused" : "running");
     long to = target != null ? target : current != null ? current : 0;
     return new State(p, p.paused(), current, pending, oldest, newest, widest,
-        ResetPlan.of(group, partition, p.paused(), current, to, oldest, newest, match, pending, version), List.copyOf(relayErrors));
+        ResetPlan.of(group, partition, p.paused(), current, to, oldest, newest, match, snapshot, pending, version), List.copyOf(relayErrors));
   }
 
   /** The source whose relays tell the buffer range: the one named, else the cluster's only one, else none. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gridway.cluster.GroupProgress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -91,8 +92,18 @@ class AdminBrowserIT {
     assertThat(errors).as("browser console errors").isEmpty();
   }
 
+  /**
+   * Up to 20 s, checked every 50 ms: WebDriverWait's default 500 ms between checks added up to a quarter of a second to
+   * each of the tests' waits.
+   */
+  private static WebDriverWait waiting() {
+    WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+    wait.pollingEvery(Duration.ofMillis(50));
+    return wait;
+  }
+
   private WebElement visible(String id) {
-    return new WebDriverWait(browser, Duration.ofSeconds(20)).until(ExpectedConditions.visibilityOfElementLocated(By.id(id)));
+    return waiting().until(ExpectedConditions.visibilityOfElementLocated(By.id(id)));
   }
 
   /**
@@ -101,7 +112,7 @@ class AdminBrowserIT {
    * did not happen).
    */
   private void click(String id) {
-    new WebDriverWait(browser, Duration.ofSeconds(20)).ignoring(StaleElementReferenceException.class).until(d -> {
+    waiting().ignoring(StaleElementReferenceException.class).until(d -> {
       WebElement e = d.findElement(By.id(id));
       if (!e.isDisplayed()) {
         return false;
@@ -145,16 +156,27 @@ class AdminBrowserIT {
   void anOperatorLogsInSeesTheTopologyAndEachPartitionsLeader() throws Exception {
     logIn("admin", grid.adminPassword());
     assertThat(visible("topology-page").isDisplayed()).isTrue();
-    new WebDriverWait(browser, Duration.ofSeconds(20)).until(ExpectedConditions.textToBe(By.id("controller"), "admin1"));
+    waiting().until(ExpectedConditions.textToBe(By.id("controller"), "admin1"));
     assertThat(browser.findElement(By.id("instances")).getText()).contains("c1").contains("c2").contains("relay1");
     assertThat(browser.findElement(By.id("relays")).getText()).contains("relay.shop").contains("0: relay1");
     screenshot("topology");
 
-    browser.findElement(By.id("nav-groups")).click();
-    visible("group-orders");
-    await().atMost(PATIENCE).untilAsserted(() -> assertThat(leadersShown()).isEqualTo(new TreeMap<>(grid.leaders)));
-    assertThat(cellText(1, "tr")).contains("1001").contains(Long.toString(TestGrid.LAG_MILLIS));
-    screenshot("groups");
+    // partition 1 loads a snapshot, partition 2 has loaded one: what their leaders publish beside their checkpoints
+    grid.publishSnapshot(1, new GroupProgress.Snapshot("shop.orders", 2, 3, 14, 27_950));
+    grid.publishSnapshot(2, new GroupProgress.Snapshot(null, 4, 3, 40, 80_000));
+    try {
+      browser.findElement(By.id("nav-groups")).click();
+      visible("group-orders");
+      await().atMost(PATIENCE).untilAsserted(() -> assertThat(leadersShown()).isEqualTo(new TreeMap<>(grid.leaders)));
+      assertThat(cellText(1, "tr")).contains("1001").contains(Long.toString(TestGrid.LAG_MILLIS));
+      assertThat(cellText(1, ".snapshot")).isEqualTo("shop.orders (table 2 of 3): 14 chunks, 27,950 rows");
+      assertThat(cellText(2, ".snapshot")).isEqualTo("done (3 tables; 40 chunks, 80,000 rows)");
+      assertThat(cellText(0, ".snapshot")).isEqualTo("—");
+      screenshot("groups");
+    } finally {
+      grid.publishSnapshot(1, null);
+      grid.publishSnapshot(2, null);
+    }
 
     browser.manage().window().setSize(new Dimension(420, 800));
     visible("pause-orders-0");
@@ -175,7 +197,7 @@ class AdminBrowserIT {
     await().atMost(PATIENCE).until(() -> grid.leaders.size() == 4);
 
     browser.findElement(By.id("nav-audit")).click();
-    new WebDriverWait(browser, Duration.ofSeconds(20)).until(ExpectedConditions.textToBePresentInElementLocated(By.id("audit"), "partition.resume"));
+    waiting().until(ExpectedConditions.textToBePresentInElementLocated(By.id("audit"), "partition.resume"));
     assertThat(browser.findElement(By.id("audit")).getText()).contains("partition.pause").contains("group orders partition 2");
     screenshot("audit");
   }
@@ -213,7 +235,7 @@ class AdminBrowserIT {
     visible("new-name").sendKeys("shop");
     browser.findElement(By.id("new-partitions")).sendKeys("0");
     browser.findElement(By.id("create-submit")).click();
-    new WebDriverWait(browser, Duration.ofSeconds(20)).until(ExpectedConditions.textToBe(By.id("create-message"),
+    waiting().until(ExpectedConditions.textToBe(By.id("create-message"),
         "partitions: 0 is out of range 1..65536"));
     assertThat(browser.switchTo().activeElement().getAttribute("id")).isEqualTo("new-partitions");
     browser.executeScript("document.getElementById('create-message').scrollIntoView({block: 'center'});");
@@ -227,13 +249,13 @@ class AdminBrowserIT {
     browser.findElement(By.id("new-partitions")).clear();
     browser.executeScript("document.getElementById('new-policy').value = arguments[0];", "name: x\nrules: [");
     browser.findElement(By.id("create-submit")).click();
-    new WebDriverWait(browser, Duration.ofSeconds(20)).until(ExpectedConditions.textToBePresentInElementLocated(By.id("create-message"),
+    waiting().until(ExpectedConditions.textToBePresentInElementLocated(By.id("create-message"),
         "policy: "));
     assertThat(browser.switchTo().activeElement().getAttribute("id")).isEqualTo("new-policy");
     browser.executeScript("document.getElementById('new-policy').value = arguments[0];", "name: browser-split\nversion: 1\n"
         + "include: ['shop.*']\nrules:\n  - name: split\n    tables: [shop.orders]\n    partition: {key-hash: 3}\n");
     browser.findElement(By.id("create-submit")).click();
-    new WebDriverWait(browser, Duration.ofSeconds(20)).until(ExpectedConditions.textToBe(By.id("create-message"),
+    waiting().until(ExpectedConditions.textToBe(By.id("create-message"),
         "group browser-split created with 3 partitions"));
     assertThat(visible("group-browser-split").getText()).contains("browser-split — 3 partitions, 2 replicas");
     browser.executeScript("document.getElementById('create-message').scrollIntoView({block: 'center'});");
@@ -258,7 +280,7 @@ class AdminBrowserIT {
     screenshot("groups-viewer");
     grid.parkedTarget();
     browser.findElement(By.id("show-parked-orders")).click();
-    new WebDriverWait(browser, Duration.ofSeconds(20)).until(d -> !d.findElement(By.id("parked-summary")).getText().isEmpty());
+    waiting().until(d -> !d.findElement(By.id("parked-summary")).getText().isEmpty());
     assertThat(browser.findElement(By.id("parked-actions")).isDisplayed()).as("no replay or discard for a viewer").isFalse();
     assertThat(browser.findElements(By.cssSelector("#parked button"))).isEmpty();
 
@@ -277,7 +299,7 @@ class AdminBrowserIT {
     await().atMost(PATIENCE).until(() -> !grid.leaders.containsKey(0));
     try {
       click("reset-orders-0");
-      WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+      WebDriverWait wait = waiting();
       wait.until(ExpectedConditions.attributeToBe(By.id("reset-scn"), "value", "1000"));
       assertThat(visible("reset-current").getText()).contains("Checkpoint now: 1000").contains("paused");
       WebElement scn = browser.findElement(By.id("reset-scn"));
@@ -301,6 +323,14 @@ class AdminBrowserIT {
       assertThat(browser.findElement(By.id("reset-plan-table")).getText()).contains("SCN " + Long.toUnsignedString(first.scn()))
           .contains("To SCN " + Long.toUnsignedString(before.scn())).contains("Time asked " + first.commitTime());
       screenshot("reset-time-dry-run");
+
+      // to a fresh snapshot: the stream resumes at the relays' newest SCN and every table is loaded again
+      grid.parkedTarget(); // the group's consumer file, whose onEvicted: snapshot says its consumers can
+      new Select(browser.findElement(By.id("reset-to"))).selectByValue("snapshot");
+      browser.findElement(By.id("reset-dry-run")).click();
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("reset-plan-table"), "every table loaded again"));
+      assertThat(browser.findElement(By.id("reset-warnings")).getText()).contains("loaded again from its first chunk");
+      screenshot("reset-snapshot-dry-run");
       new Select(browser.findElement(By.id("reset-to"))).selectByValue("scn");
       browser.findElement(By.id("reset-dry-run")).click();
       wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("reset-plan-table"), "To SCN 950"));
@@ -334,7 +364,7 @@ class AdminBrowserIT {
   @Test
   void theTopologyShowsEachRelaysBufferAndHealthAndDisablesAnInstance() throws Exception {
     logIn("admin", grid.adminPassword());
-    WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+    WebDriverWait wait = waiting();
     wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("relay-status"), "READY"));
     String relays = browser.findElement(By.id("relay-status")).getText();
     assertThat(relays).contains("relay1").contains("shop").contains("UP").contains(" … ");
@@ -378,7 +408,7 @@ class AdminBrowserIT {
     logIn("admin", grid.adminPassword());
     browser.findElement(By.id("nav-groups")).click();
     click("edit-orders");
-    WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+    WebDriverWait wait = waiting();
     wait.until(ExpectedConditions.attributeToBe(By.id("edit-replicas"), "value", "2"));
     // another operator pauses a partition meanwhile: the group's version changes
     ApiClient other = grid.loggedInAdmin();
@@ -405,12 +435,12 @@ class AdminBrowserIT {
     logIn("admin", grid.adminPassword());
     browser.findElement(By.id("nav-groups")).click();
     click("show-parked-orders");
-    new WebDriverWait(browser, Duration.ofSeconds(20)).until(ExpectedConditions.textToBePresentInElementLocated(By.id("parked"),
+    waiting().until(ExpectedConditions.textToBePresentInElementLocated(By.id("parked"),
         "value too long for column v (varchar 40)"));
     assertThat(browser.findElement(By.id("parked")).getText()).contains("id=91").contains("shop.t").contains("INSERT");
     long id = grid.loggedInAdmin().get("/api/v1/groups/orders/parked").body().get("rows").findParents("key").stream()
         .filter(r -> r.get("key").asText().equals("id=91")).findFirst().orElseThrow().get("id").asLong();
-    WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+    WebDriverWait wait = waiting();
     // this row holds no frames the applier could apply: replayed, it stays parked and the page says why
     click("parked-replay-" + id);
     wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("parked-message"), "replayed 0 of 1 parked change; still parked: shop.t id=91"));
@@ -438,7 +468,7 @@ class AdminBrowserIT {
     // the text is set by script: typing 200 characters of YAML key by key takes seconds
     browser.executeScript("document.getElementById('policy-text').value = arguments[0];", AdminApiIT.POLICY);
     browser.findElement(By.id("policy-validate")).click();
-    WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+    WebDriverWait wait = waiting();
     wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("policy-output"), "policy.yaml: OK"));
     browser.findElement(By.id("policy-table")).sendKeys("shop.orders");
     browser.findElement(By.id("policy-row")).sendKeys("{\"id\":7,\"status\":\"PAID\"}");

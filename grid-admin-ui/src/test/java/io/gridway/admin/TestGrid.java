@@ -53,6 +53,7 @@ final class TestGrid implements AutoCloseable {
   /** Group orders's consumer file as the admin configuration names it; written by {@link #parkedTarget()}. */
   final Path consumerFile;
   private String parkedDb; // guarded by this
+  private ApiClient adminSession; // guarded by this
 
   TestGrid(String connectString, Duration zkTimeout) throws Exception {
     zk = ZkConfig.external(connectString);
@@ -140,6 +141,17 @@ final class TestGrid implements AutoCloseable {
   }
 
   /**
+   * Publishes partition {@code p}'s report as its leader would while it loads a snapshot: {@code snapshot} beside its
+   * checkpoint ({@code null}: none, as a leader that loads none publishes it).
+   */
+  void publishSnapshot(int p, GroupProgress.Snapshot snapshot) {
+    long now = System.currentTimeMillis();
+    long scn = checkpoint(p);
+    progress.publish("orders", p, new GroupProgress.Report(leaders.get(p), scn, scn + BEHIND, now - LAG_MILLIS, now, -1,
+        snapshot));
+  }
+
+  /**
    * Group orders's JDBC target, a database of the shared private PostgreSQL, created (with the consumer file naming it,
    * its password in a file of its own) on first use: parked changes are listed from it.
    */
@@ -155,7 +167,7 @@ final class TestGrid implements AutoCloseable {
             relays: [http://127.0.0.1:1]
             partitions: [0]
             snapshot: {tables: [shop.t, shop.u]}
-            onEvicted: stop
+            onEvicted: snapshot
           applier:
             jdbc: {url: "%s", user: %s, passwordFile: %s}
           """.formatted(pg.jdbcUrl(db), pg.user(), password));
@@ -200,12 +212,20 @@ final class TestGrid implements AutoCloseable {
     return Files.readString(admin.initialPasswordFile()).trim();
   }
 
-  ApiClient loggedInAdmin() throws java.io.IOException {
-    ApiClient c = new ApiClient(admin.url());
-    if (c.login("admin", adminPassword()).status() != 200) {
-      throw new IllegalStateException("admin cannot log in");
+  /**
+   * A session of user admin, logged in once for every test of the run: each login hashes the password with PBKDF2
+   * (210,000 rounds), a noticeable part of the tests' time when every test logged in again. Nothing logs it out; tests
+   * of logging in use clients of their own.
+   */
+  synchronized ApiClient loggedInAdmin() throws java.io.IOException {
+    if (adminSession == null) {
+      ApiClient c = new ApiClient(admin.url());
+      if (c.login("admin", adminPassword()).status() != 200) {
+        throw new IllegalStateException("admin cannot log in");
+      }
+      adminSession = c;
     }
-    return c;
+    return adminSession;
   }
 
   @Override

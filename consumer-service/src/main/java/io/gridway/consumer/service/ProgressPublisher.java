@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Publishes where each partition this service leads stands ({@link GroupProgress}: committed and received SCN, source
- * commit time) so that {@code gridway cluster status} shows exactly-once groups' checkpoints and lag without the
+ * commit time, snapshot progress) so that {@code gridway cluster status} shows exactly-once groups' checkpoints and lag without the
  * target's password. Throttled: every {@link #INTERVAL}, only partitions that moved, and each at least every {@link
  * #REFRESH} so a report's age tells a live leader from a dead one. A failed write is logged once per change of outcome
  * (ZooKeeper away: the data path does not depend on this).
@@ -69,8 +69,9 @@ final class ProgressPublisher implements AutoCloseable {
         GroupProgress.Report last = published.get(s.partition());
         GroupProgress.Report next = new GroupProgress.Report(instance, s.checkpoint().value(), s.received().value(),
             s.checkpointCommitMillis() != 0 ? s.checkpointCommitMillis() : last == null ? 0 : last.commitMillis(), now,
-            appliedEvents.applyAsLong(s.partition()));
+            appliedEvents.applyAsLong(s.partition()), snapshot(s.snapshot()));
         if (last != null && last.scn() == next.scn() && last.receivedScn() == next.receivedScn()
+            && java.util.Objects.equals(last.snapshot(), next.snapshot())
             && now - last.updatedMillis() < REFRESH.toMillis()) {
           continue;
         }
@@ -88,6 +89,12 @@ final class ProgressPublisher implements AutoCloseable {
         failing = true;
       }
     }
+  }
+
+  /** The consumer's snapshot progress as the report carries it, beside the checkpoint it is stored with. */
+  private static GroupProgress.Snapshot snapshot(PartitionStatus.SnapshotLoad load) {
+    return load == null ? null
+        : new GroupProgress.Snapshot(load.table(), load.tableNumber(), load.tables(), load.chunks(), load.rows());
   }
 
   @Override

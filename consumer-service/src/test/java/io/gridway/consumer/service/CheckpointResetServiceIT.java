@@ -80,6 +80,65 @@ class CheckpointResetServiceIT {
     }
   }
 
+  /**
+   * A reset to a snapshot: the checkpoint is written with a cursor naming no table, so the partition loads its tables
+   * again from the first chunk while its stream resumes after the SCN. Rows lost in the target come back from the
+   * snapshot alone (nothing before the SCN is replayed), and the load's progress is published beside the checkpoint.
+   */
+  @Test
+  void aResetToASnapshotLoadsTheTablesAgainOnResume() throws Exception {
+    String cluster = "gwq" + ProcessHandle.current().pid() + "x" + System.nanoTime() % 100_000;
+    ZkConfig zk = ZkConfig.external(ZK.server().connectString());
+    PrivateMariaDb source = PrivateMariaDb.shared();
+    String database = source.createDatabase("rsts");
+    source.execute(database, ServiceRig.sourceDdl());
+    PrivatePostgres pg = PrivatePostgres.shared();
+    String target = pg.createDatabase("rsts");
+    pg.execute(target, ServiceRig.postgresDdl(database));
+    try (ServiceRig rig = new ServiceRig("checkpoint-reset-snapshot"); Relay relay = rig.relay(source, database, 0)) {
+      int relayPort = relay.start().getPort();
+      // a snapshot section without start: snapshot: onEvicted defaults to snapshot, so the cursor is kept
+      Path config = rig.exactlyOnceClusterConsumer(relayPort, pg, target, zk, cluster,
+          "  snapshot: {tables: [" + database + ".t], chunkRows: 2}");
+      try (ControllerHost controller = ControllerHost.start(zk, cluster, "ctl");
+          ConsumerService service = ConsumerService.create(ConfigLoader.load(config, ServiceConfig.class),
+              new SimpleMeterRegistry());
+          ClusterAdmin admin = new ClusterAdmin(zk, cluster);
+          CheckpointResets resets = CheckpointResets.open(zk, cluster);
+          io.gridway.cluster.GroupProgress progress = io.gridway.cluster.GroupProgress.open(zk, cluster)) {
+        service.start();
+        await().atMost(Duration.ofSeconds(30)).until(controller::isLeader);
+        source.execute(database, "INSERT INTO t VALUES (1, 'a'), (2, 'b'), (3, 'c')");
+        await().atMost(Duration.ofSeconds(90)).until(() -> rows(pg, target, database) == 3);
+        await().atMost(Duration.ofSeconds(30)).until(() -> checkpointInTarget(pg, target)
+            == service.statuses().get(0).checkpoint().value());
+        long at = service.statuses().get(0).checkpoint().value();
+        assertThat(service.statuses().get(0).snapshot()).as("no load yet").isNull();
+
+        admin.pausePartition("eo", 0);
+        await().atMost(Duration.ofSeconds(30)).until(() -> !service.statuses().containsKey(0)
+            || service.statuses().get(0).state() == io.gridway.consumer.PartitionStatus.State.STOPPED);
+        execute(pg, target, "DELETE FROM \"" + database + "\".t WHERE id <> 2"); // lost: only a snapshot brings them back
+        admin.requestCheckpointReset("eo", 0, new CheckpointResets.Request(at, at, "test", System.currentTimeMillis(), true));
+
+        admin.resumePartition("eo", 0);
+        await().atMost(Duration.ofSeconds(90)).until(() -> rows(pg, target, database) == 3);
+        assertThat(resets.pending("eo")).as("carried out once").isEmpty();
+        io.gridway.cluster.GroupProgress.Snapshot published = await().atMost(Duration.ofSeconds(30))
+            .until(() -> progress.read("eo").get(0), r -> r != null && r.snapshot() != null && r.snapshot().done())
+            .snapshot();
+        assertThat(published.rows()).as("three rows in chunks of two").isEqualTo(3);
+        assertThat(published.chunks()).isGreaterThanOrEqualTo(2);
+        source.execute(database, "INSERT INTO t VALUES (4, 'd')");
+        await().atMost(Duration.ofSeconds(60)).until(() -> rows(pg, target, database) == 4);
+      } finally {
+        try (ClusterAdmin admin = new ClusterAdmin(zk, cluster)) {
+          admin.deleteGroup("eo");
+        }
+      }
+    }
+  }
+
   private static long checkpointInTarget(PrivatePostgres pg, String db) throws Exception {
     try (Connection c = pg.connect(db)) {
       return ServiceRig.count(c, "SELECT scn FROM gridway_checkpoint WHERE \"group\" = 'eo' AND \"partition\" = 0 AND micro_partition = -1");

@@ -7,6 +7,7 @@ import io.gridway.cluster.ClusterAdmin;
 import io.gridway.cluster.ClusterStatus;
 import io.gridway.cluster.ClusterStatusReader;
 import io.gridway.cluster.ControllerHost;
+import io.gridway.cluster.GroupProgress;
 import io.gridway.cluster.ZkConfig;
 import io.gridway.consumer.PartitionStatus;
 import io.gridway.core.config.ConfigLoader;
@@ -86,6 +87,51 @@ class ClusterProgressIT {
           ClusterStatus.Partition p = group(reader.read()).orElseThrow();
           return p.progress() != null && p.progress().scn() > committed && Duration.ZERO.equals(p.reportedLag());
         });
+      } finally {
+        try (ClusterAdmin admin = new ClusterAdmin(zk, cluster)) {
+          admin.deleteGroup("eo");
+        }
+      }
+    }
+  }
+
+  @Test
+  void aLeaderPublishesItsSnapshotLoadBesideItsCheckpoint() throws Exception {
+    String cluster = "gws" + ProcessHandle.current().pid() + "x" + System.nanoTime() % 100_000;
+    ZkConfig zk = ZkConfig.external(ZK.server().connectString());
+    PrivateMariaDb source = PrivateMariaDb.shared();
+    String database = source.createDatabase("snapprog");
+    source.execute(database, ServiceRig.sourceDdl());
+    StringBuilder rows = new StringBuilder("INSERT INTO t VALUES ");
+    for (int i = 1; i <= 25; i++) {
+      rows.append(i == 1 ? "" : ", ").append("(").append(i).append(", 'r").append(i).append("')");
+    }
+    source.execute(database, rows.toString()); // before the relay starts: only the snapshot brings them
+    PrivatePostgres pg = PrivatePostgres.shared();
+    String target = pg.createDatabase("snapprog");
+    pg.execute(target, ServiceRig.postgresDdl(database));
+    try (ServiceRig rig = new ServiceRig("cluster-snapshot-progress"); Relay relay = rig.relay(source, database, 0)) {
+      int relayPort = relay.start().getPort();
+      Path config = rig.exactlyOnceClusterConsumer(relayPort, pg, target, zk, cluster,
+          "  start: snapshot\n  snapshot: {tables: [" + database + ".t], chunkRows: 10}");
+      try (ControllerHost controller = ControllerHost.start(zk, cluster, "ctl");
+          ConsumerService service = ConsumerService.create(ConfigLoader.load(config, ServiceConfig.class),
+              new SimpleMeterRegistry());
+          ClusterStatusReader reader = new ClusterStatusReader(zk, cluster)) {
+        service.start();
+        await().atMost(Duration.ofSeconds(30)).until(controller::isLeader);
+        await().atMost(Duration.ofSeconds(90)).until(() -> rows(pg, target, database) == 25);
+        // what the checkpoint covers, published with it: the load is done, 25 rows in at least 3 chunks of 10
+        GroupProgress.Snapshot published = await().atMost(Duration.ofSeconds(30)).until(() -> {
+          ClusterStatus.Partition p = group(reader.read()).orElse(null);
+          return p == null || p.progress() == null ? null : p.progress().snapshot();
+        }, s -> s != null && s.done());
+        assertThat(published.tables()).isEqualTo(1);
+        assertThat(published.tableNumber()).isEqualTo(2);
+        assertThat(published.rows()).isEqualTo(25);
+        assertThat(published.chunks()).isGreaterThanOrEqualTo(3);
+        assertThat(service.statuses().get(0).snapshot()).as("the consumer's own status says the same")
+            .isEqualTo(new PartitionStatus.SnapshotLoad(null, 2, 1, published.chunks(), 25));
       } finally {
         try (ClusterAdmin admin = new ClusterAdmin(zk, cluster)) {
           admin.deleteGroup("eo");

@@ -135,6 +135,12 @@ final class ServiceRig implements AutoCloseable {
    */
   Path exactlyOnceClusterConsumer(int relayPort, PrivatePostgres pg, String targetDb, ZkConfig zk, String cluster)
       throws IOException {
+    return exactlyOnceClusterConsumer(relayPort, pg, targetDb, zk, cluster, "");
+  }
+
+  /** The same with more lines of the {@code consumer:} section ({@code start: snapshot}, …), each indented by two. */
+  Path exactlyOnceClusterConsumer(int relayPort, PrivatePostgres pg, String targetDb, ZkConfig zk, String cluster,
+      String moreConsumer) throws IOException {
     Path password = Files.writeString(dir.resolve("target.pw"), pg.password() == null ? "" : pg.password());
     return Files.writeString(dir.resolve("consumer.yml"), """
         consumer:
@@ -143,10 +149,12 @@ final class ServiceRig implements AutoCloseable {
           relays: [http://127.0.0.1:%d]
           pull: {waitTime: 200ms, backoff: 20ms}
           batch: {maxWait: 5ms}
+        %s
         applier:
           jdbc: {url: "%s", user: %s, passwordFile: %s}
         cluster: {zk: "%s", name: %s, instance: c1, partitions: 1, replicas: 1}
-        """.formatted(relayPort, pg.jdbcUrl(targetDb), pg.user(), password.toAbsolutePath(), zk.connectString(), cluster));
+        """.formatted(relayPort, moreConsumer, pg.jdbcUrl(targetDb), pg.user(), password.toAbsolutePath(),
+        zk.connectString(), cluster));
   }
 
   record Service(Process process, Path log) {

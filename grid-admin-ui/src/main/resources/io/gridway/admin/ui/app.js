@@ -244,7 +244,7 @@ function groupBox(g) {
   }
   box.append(' ', button('Parked changes…', `show-parked-${g.name}`, () => showParked(g.name), async () => {}));
   box.append(' ', button('Snapshot progress…', `show-snapshot-${g.name}`, () => showSnapshot(g.name), async () => {}));
-  const head = el('tr', {}, ...['Partition', 'Leader', 'Standbys', 'Checkpoint SCN', 'Behind (SCN)', 'Lag (ms)', 'State', '', '']
+  const head = el('tr', {}, ...['Partition', 'Leader', 'Standbys', 'Checkpoint SCN', 'Behind (SCN)', 'Lag (ms)', 'Snapshot', 'State', '', '']
     .map((h) => el('th', { text: h })));
   const rows = g.partitionStates.map((p) => {
     const action = !canWrite() || g.paused ? '' : p.paused
@@ -257,6 +257,7 @@ function groupBox(g) {
       el('td', { class: 'num', text: p.checkpointScn ?? '—' }),
       el('td', { class: 'num', text: p.scnBehind ?? '—' }),
       el('td', { class: 'num', text: p.lagMillis == null ? '—' : String(p.lagMillis) }),
+      el('td', { class: 'snapshot', text: snapshotText(p.snapshot) }),
       el('td', { class: p.paused ? 'paused state' : 'state', text: p.paused ? 'paused' : (p.leader ? 'running' : 'no leader') }),
       el('td', {}, action),
       el('td', {}, canWrite() ? button('Reset…', `reset-${g.name}-${p.partition}`, () => openReset(g.name, p.partition)) : ''));
@@ -267,6 +268,16 @@ function groupBox(g) {
     el('div', { class: 'chart' }, el('canvas', { id: `rate-${g.name}`, 'aria-label': `applied events per second of ${g.name} over the last 15 minutes`, role: 'img' })),
     el('div', { class: 'chart' }, el('canvas', { id: `lag-${g.name}`, 'aria-label': `lag per partition of ${g.name}`, role: 'img' }))));
   return box;
+}
+
+const COUNT = new Intl.NumberFormat('en');
+
+/** A partition's snapshot load as its leader published it: table n of m, chunks and rows applied; '—' for none. */
+function snapshotText(s) {
+  if (!s) return '—';
+  const applied = `${COUNT.format(s.chunks)} chunk${s.chunks === 1 ? '' : 's'}, ${COUNT.format(s.rows)} row${s.rows === 1 ? '' : 's'}`;
+  return s.state === 'done' ? `done (${s.tables} table${s.tables === 1 ? '' : 's'}; ${applied})`
+    : `${s.table} (table ${s.tableNumber} of ${s.tables}): ${applied}`;
 }
 
 function drawLag(g) {
@@ -507,7 +518,7 @@ async function openReset(group, partition) {
 
 function describeCurrent(state) {
   let text = `Checkpoint now: ${state.currentScn ?? 'none'}; ${state.paused ? 'paused' : 'running (pause it to reset)'}.`;
-  if (state.pending) text += ` Waiting to be carried out on resume: reset to ${state.pending.scn} (asked by ${state.pending.user}).`;
+  if (state.pending) text += ` Waiting to be carried out on resume: reset to ${state.pending.scn}${state.pending.snapshot ? ' with a fresh snapshot' : ''} (asked by ${state.pending.user}).`;
   $('reset-current').textContent = text;
   $('reset-cancel-pending').hidden = !state.pending;
 }
@@ -527,6 +538,7 @@ function resetBody(dryRun) {
 function showPlan(plan) {
   reset.plan = plan;
   const rows = plan.time ? [['Time asked', plan.time.asked], ['First commit at or after it', `SCN ${plan.time.firstScn}, committed ${plan.time.firstCommitTime}`]] : [];
+  if (plan.snapshot) rows.push(['Snapshot', 'every table loaded again from its first chunk']);
   rows.push(['From SCN', plan.currentScn ?? 'none'], ['To SCN', plan.targetScn], ['Change', plan.change],
     ['SCN distance', plan.scnDistance ?? '—'], ['Relays hold', plan.relayOldestScn == null ? 'unknown' : `${plan.relayOldestScn} … ${plan.relayNewestScn}`]);
   $('reset-plan-table').tBodies[0].replaceChildren(...rows.map(([k, v]) => el('tr', {}, el('th', { text: k }), el('td', { text: v }))));
@@ -552,7 +564,7 @@ async function resetConfirm() {
     const plan = await api('POST', resetPath(), resetBody(false), reset.plan.version);
     showPlan(plan);
     $('reset-confirm').disabled = true;
-    sayAtReset(`reset to ${plan.targetScn} recorded: the partition restarts after it when it is resumed`, true);
+    sayAtReset(`reset to ${plan.targetScn}${plan.snapshot ? ' with a fresh snapshot' : ''} recorded: the partition restarts after it when it is resumed`, true);
   } catch (e) {
     sayAtReset(e.message);
   }
