@@ -65,8 +65,13 @@ public final class ClusterAdmin implements AutoCloseable {
     }
     org.apache.helix.zookeeper.impl.client.ZkClient client = AclZkClients.open(zk, acl, null);
     try {
-      return ZkAcl.restrict(((org.apache.helix.zookeeper.zkclient.ZkConnection) client.getConnection()).getZookeeper(),
+      int changed = ZkAcl.restrict(((org.apache.helix.zookeeper.zkclient.ZkConnection) client.getConnection()).getZookeeper(),
           "/" + cluster, acl);
+      if (changed > 0) {
+        LOG.info("ZooKeeper: restricted {} znode(s) under /{} that had the open ACL to {}", changed, cluster,
+            ZkAcl.subjects(acl));
+      }
+      return changed;
     } catch (org.apache.zookeeper.KeeperException.NoAuthException e) {
       throw new IllegalStateException("ZooKeeper refused to change the ACL of " + e.getPath() + ": its ACL does not name "
           + "this process's certificate subject; set zkTls.acl to the subjects in that znode's ACL", e);

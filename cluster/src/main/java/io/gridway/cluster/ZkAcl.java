@@ -8,8 +8,6 @@ import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Id;
 import org.apache.zookeeper.data.Stat;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The ACL of the grid's znodes when {@link ZkTls#acl()} is set: every permission for each listed certificate subject
@@ -20,8 +18,6 @@ import org.slf4j.LoggerFactory;
  * <p>Stateless.
  */
 final class ZkAcl {
-  private static final Logger LOG = LoggerFactory.getLogger(ZkAcl.class);
-
   private ZkAcl() {}
 
   /** The ACL for new znodes, or null for ZooKeeper's open ACL (no {@code acl} configured). */
@@ -44,7 +40,8 @@ final class ZkAcl {
   /**
    * Gives every znode under {@code root} (and {@code root}) that still has the open ACL the grid's {@code acl}: znodes
    * made before {@code acl} was configured, and those Helix's managers create (which this module cannot hand a client
-   * of its own). Returns how many it changed. A znode deleted during the walk is skipped.
+   * of its own). Returns how many it changed. A znode deleted during the walk is skipped; one created during it may be
+   * missed (the next walk finds it).
    */
   static int restrict(ZooKeeper zk, String root, List<ACL> acl) throws KeeperException, InterruptedException {
     int changed = 0;
@@ -63,9 +60,6 @@ final class ZkAcl {
       } catch (KeeperException.NoNodeException | KeeperException.BadVersionException gone) {
         // deleted, or its ACL changed, meanwhile: nothing of ours to restrict
       }
-    }
-    if (changed > 0) {
-      LOG.info("ZooKeeper: restricted {} znode(s) under {} that had the open ACL to {}", changed, root, subjects(acl));
     }
     return changed;
   }
