@@ -100,8 +100,22 @@ final class RelayReader {
     }
     SSLSocket socket = (SSLSocket) tls.getSocketFactory().createSocket(relay.getHost(), relay.getPort());
     socket.setTcpNoDelay(true);
+    socket.setEnabledCipherSuites(aes128First(socket.getEnabledCipherSuites()));
     socket.startHandshake();
     return delegate(recordReads(socket.getInputStream()), Channels.newChannel(socket.getOutputStream()), socket);
+  }
+
+  /**
+   * The JDK's client offers TLS_AES_256_GCM_SHA384 first and an OpenSSL server takes the client's order; the consumer's
+   * client (BoringSSL) offers TLS_AES_128_GCM_SHA256 first. The reader offers what the consumer does, so the relay
+   * encrypts here as it does for consumers.
+   */
+  static String[] aes128First(String[] suites) {
+    java.util.List<String> ordered = new java.util.ArrayList<>(java.util.List.of(suites));
+    if (ordered.remove("TLS_AES_128_GCM_SHA256")) {
+      ordered.add(0, "TLS_AES_128_GCM_SHA256");
+    }
+    return ordered.toArray(String[]::new);
   }
 
   /**
