@@ -43,9 +43,46 @@ public final class ClusterAdmin implements AutoCloseable {
     this.admin = Helix.admin(zk);
   }
 
-  /** Creates the cluster and the LeaderStandby and OnlineOffline state models if missing. Idempotent. */
+  /**
+   * Creates the cluster and the LeaderStandby and OnlineOffline state models if missing; with {@link ZkTls#acl()}, then
+   * gives the grid's ACL to the cluster's znodes that still have the open one ({@link #restrictOpenZnodes()}).
+   * Idempotent.
+   */
   public void init() {
     duringSetupRaces(this::initOnce);
+    restrictOpenZnodes();
+  }
+
+  /**
+   * With {@link ZkTls#acl()}: gives the grid's ACL to every znode of the cluster that still has ZooKeeper's open ACL,
+   * those made before the ACL was configured and those Helix's managers made since (see {@link AclZkClients}).
+   * Returns how many it changed; 0 without an ACL.
+   */
+  public int restrictOpenZnodes() {
+    java.util.List<org.apache.zookeeper.data.ACL> acl = ZkAcl.of(zk.tls());
+    if (acl == null) {
+      return 0;
+    }
+    org.apache.helix.zookeeper.impl.client.ZkClient client = AclZkClients.open(zk, acl, null);
+    try {
+      int changed = ZkAcl.restrict(((org.apache.helix.zookeeper.zkclient.ZkConnection) client.getConnection()).getZookeeper(),
+          "/" + cluster, acl);
+      if (changed > 0) {
+        LOG.info("ZooKeeper: restricted {} znode(s) under /{} that had the open ACL to {}", changed, cluster,
+            ZkAcl.subjects(acl));
+      }
+      return changed;
+    } catch (org.apache.zookeeper.KeeperException.NoAuthException e) {
+      throw new IllegalStateException("ZooKeeper refused to change the ACL of " + e.getPath() + ": its ACL does not name "
+          + "this process's certificate subject; set zkTls.acl to the subjects in that znode's ACL", e);
+    } catch (org.apache.zookeeper.KeeperException e) {
+      throw new IllegalStateException("ZooKeeper: cannot restrict the ACLs under /" + cluster + ": " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while restricting the ACLs under /" + cluster, e);
+    } finally {
+      client.close();
+    }
   }
 
   private void initOnce() {

@@ -7,13 +7,15 @@ import org.apache.helix.InstanceType;
  * Runs a Helix controller for one cluster ({@code gridway controller}; later inside the admin service).
  * Start two or more: Helix elects one leader through an ephemeral znode; the others wait and one takes
  * over when the leader's session ends (a clean {@link #close()} at once, a crash after the session timeout).
- * On start it sets the cluster up ({@link ClusterAdmin#init()}, idempotent).
+ * On start it sets the cluster up ({@link ClusterAdmin#init()}, idempotent); with {@link ZkTls#acl()} the leader
+ * also closes the znodes Helix creates open ({@link ZnodeAclSweeper}).
  *
  * <p>{@link #close()} it: Helix threads are non-daemon. Thread-safe.
  */
 public final class ControllerHost implements AutoCloseable {
   private final String name;
   private HelixManager manager; // guarded by this
+  private ZnodeAclSweeper sweeper; // guarded by this; null without an ACL
 
   private ControllerHost(String name, HelixManager manager) {
     this.name = name;
@@ -32,7 +34,11 @@ public final class ControllerHost implements AutoCloseable {
       manager.disconnect();
       throw new IllegalStateException("controller " + name + " cannot join cluster " + cluster + ": " + e.getMessage(), e);
     }
-    return new ControllerHost(name, manager);
+    ControllerHost host = new ControllerHost(name, manager);
+    synchronized (host) {
+      host.sweeper = ZnodeAclSweeper.startIfConfigured(zk, cluster, host::isLeader);
+    }
+    return host;
   }
 
   public String name() {
@@ -45,10 +51,20 @@ public final class ControllerHost implements AutoCloseable {
   }
 
   @Override
-  public synchronized void close() {
-    if (manager != null) {
-      manager.disconnect();
-      manager = null;
+  public void close() {
+    ZnodeAclSweeper stopping;
+    synchronized (this) {
+      stopping = sweeper;
+      sweeper = null;
+    }
+    if (stopping != null) {
+      stopping.close(); // outside the lock: a walk in progress asks isLeader()
+    }
+    synchronized (this) {
+      if (manager != null) {
+        manager.disconnect();
+        manager = null;
+      }
     }
   }
 }

@@ -85,7 +85,20 @@ final class Helix {
     }
   }
 
+  /** An admin client; with {@link ZkTls#acl()}, the znodes it creates carry the grid's ACL. */
+  @SuppressWarnings("deprecation") // Helix deprecates handing an admin a client; its builder cannot take our ACL client
   static ZKHelixAdmin admin(ZkConfig zk) {
-    return new ZKHelixAdmin.Builder().setZkAddress(zk.requireConnectString()).build();
+    java.util.List<org.apache.zookeeper.data.ACL> acl = ZkAcl.of(zk.tls());
+    if (acl == null) {
+      return new ZKHelixAdmin.Builder().setZkAddress(zk.requireConnectString()).build();
+    }
+    org.apache.helix.zookeeper.impl.client.ZkClient client = AclZkClients.open(zk, acl, null);
+    return new ZKHelixAdmin(client) {
+      @Override
+      public void close() {
+        super.close();
+        client.close(); // an admin does not close a client it was given
+      }
+    };
   }
 }

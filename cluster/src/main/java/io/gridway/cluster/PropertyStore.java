@@ -7,14 +7,17 @@ import org.apache.helix.zookeeper.datamodel.serializer.ZNRecordSerializer;
 
 /**
  * A dedicated ZooKeeper client on the cluster's Helix property store ({@code /<cluster>/PROPERTYSTORE}),
- * where Gridway keeps checkpoints and relay positions under {@code /gridway}. Thread-safe.
+ * where Gridway keeps checkpoints and relay positions under {@code /gridway}; with {@link ZkTls#acl()} the znodes it
+ * creates carry the grid's ACL ({@link AclZkClients}). Thread-safe.
  */
 final class PropertyStore implements AutoCloseable {
   final ZkBaseDataAccessor<ZNRecord> accessor;
   final String root;
 
+  private final RealmAwareZkClient aclClient; // the accessor's client when the grid's znodes have an ACL; else null
+
   PropertyStore(ZkConfig zk, String cluster) {
-    this(zk, cluster, new RealmAwareZkClient.RealmAwareZkClientConfig());
+    this(zk, cluster, new RealmAwareZkClient.RealmAwareZkClientConfig(), null);
   }
 
   /**
@@ -22,11 +25,21 @@ final class PropertyStore implements AutoCloseable {
    * (Helix's default keeps retrying for a day), for callers that must not hang: a relay's position writes.
    */
   PropertyStore(ZkConfig zk, String cluster, java.time.Duration operationTimeout) {
-    this(zk, cluster, new RealmAwareZkClient.RealmAwareZkClientConfig().setOperationRetryTimeout(operationTimeout.toMillis()));
+    this(zk, cluster, new RealmAwareZkClient.RealmAwareZkClientConfig().setOperationRetryTimeout(operationTimeout.toMillis()),
+        operationTimeout);
   }
 
-  private PropertyStore(ZkConfig zk, String cluster, RealmAwareZkClient.RealmAwareZkClientConfig clientConfig) {
+  @SuppressWarnings("deprecation") // Helix deprecates handing an accessor a client; its builder cannot take our ACL client
+  private PropertyStore(ZkConfig zk, String cluster, RealmAwareZkClient.RealmAwareZkClientConfig clientConfig,
+      java.time.Duration operationTimeout) {
     this.root = "/" + Helix.requireName(cluster, "cluster") + "/PROPERTYSTORE/gridway";
+    java.util.List<org.apache.zookeeper.data.ACL> acl = ZkAcl.of(zk.tls());
+    if (acl != null) {
+      this.aclClient = AclZkClients.open(zk, acl, operationTimeout);
+      this.accessor = new ZkBaseDataAccessor<>(aclClient);
+      return;
+    }
+    this.aclClient = null;
     this.accessor = new ZkBaseDataAccessor.Builder<ZNRecord>()
         .setZkAddress(zk.requireConnectString())
         .setRealmMode(RealmAwareZkClient.RealmMode.SINGLE_REALM)
@@ -47,5 +60,8 @@ final class PropertyStore implements AutoCloseable {
   @Override
   public void close() {
     accessor.close();
+    if (aclClient != null) {
+      aclClient.close(); // the accessor does not close a client it was given
+    }
   }
 }

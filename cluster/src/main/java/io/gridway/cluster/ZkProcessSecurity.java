@@ -27,7 +27,8 @@ final class ZkProcessSecurity {
 
   /** Makes {@code tls} (null: plain TCP) this process's ZooKeeper client setting, or checks that it already is. */
   static synchronized void apply(ZkTls tls) {
-    if (Objects.equals(tls, current)) {
+    // the ACL is not a connection setting: clients with and without it share the properties
+    if (Objects.equals(tls == null ? null : tls.transport(), current == null ? null : current.transport())) {
       return;
     }
     if (current != null) {

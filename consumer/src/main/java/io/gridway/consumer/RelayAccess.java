@@ -1,6 +1,7 @@
 package io.gridway.consumer;
 
 import io.gridway.core.config.SecretFile;
+import io.gridway.tls.TlsProviders;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.ssl.JdkSslContext;
 import io.netty.handler.ssl.SslContext;
@@ -25,20 +26,24 @@ import javax.net.ssl.SSLParameters;
 public final class RelayAccess {
   static final String[] PROTOCOLS = {"TLSv1.3", "TLSv1.2"};
 
-  private final SslContext ssl;
+  private final SslContext ssl; // the pullers' (OpenSSL where it loads)
+  private final SslContext jdk; // the same settings in the JDK's provider, for java.net.http clients
   private final String authorization;
 
-  private RelayAccess(SslContext ssl, String authorization) {
+  private RelayAccess(SslContext ssl, SslContext jdk, String authorization) {
     this.ssl = ssl;
+    this.jdk = jdk;
     this.authorization = authorization;
   }
 
   /** Reads what {@code config} names, with secrets from {@code environment}. */
   public static RelayAccess of(ConsumerConfig config, Map<String, String> environment) {
-    SslContext ssl = config.tls() == null ? null : clientContext(config.tls(), "tls");
+    SslContext jdk = config.tls() == null ? null : clientContext(config.tls(), "tls");
+    SslContext ssl = config.tls() == null ? null
+        : TlsProviders.netty() == SslProvider.JDK ? jdk : clientContext(config.tls(), "tls", TlsProviders.netty());
     String authorization = config.auth() == null ? null
         : "Bearer " + SecretFile.read(config.auth().tokenFile(), config.auth().tokenEnv(), "auth", environment);
-    return new RelayAccess(ssl, authorization);
+    return new RelayAccess(ssl, jdk, authorization);
   }
 
   /** Reads what {@code config} names, with secrets from this process's environment. */
@@ -47,12 +52,17 @@ public final class RelayAccess {
   }
 
   /**
-   * The client TLS context for relays from the consumer's {@code tls} settings (TLS 1.2/1.3, the JDK's provider); also
-   * the admin service's and the CLI's, whose settings have the same shape under another key. A file that does not
+   * The client TLS context for relays from the consumer's {@code tls} settings (TLS 1.2/1.3, the JDK's provider, so that
+   * {@link JdkSslContext#context()} gives java.net.http clients the same settings); also the admin service's and the CLI's, whose settings have the same shape under another key. A file that does not
    * load is an {@link IllegalArgumentException} naming {@code key}'s setting and the file.
    */
   public static SslContext clientContext(ConsumerConfig.Tls tls, String key) {
-    SslContextBuilder builder = SslContextBuilder.forClient().sslProvider(SslProvider.JDK).protocols(PROTOCOLS)
+    return clientContext(tls, key, SslProvider.JDK);
+  }
+
+  /** As {@link #clientContext(ConsumerConfig.Tls, String)}, in {@code provider}. */
+  static SslContext clientContext(ConsumerConfig.Tls tls, String key, SslProvider provider) {
+    SslContextBuilder builder = SslContextBuilder.forClient().sslProvider(provider).protocols(PROTOCOLS)
         .endpointIdentificationAlgorithm("HTTPS");
     String loading = key + ".caFile " + tls.caFile();
     try {
@@ -86,7 +96,7 @@ public final class RelayAccess {
    * TLS. Its parameters are {@link #sslParameters()}.
    */
   public SSLContext jdkContext() {
-    return ssl == null ? null : ((JdkSslContext) ssl).context();
+    return jdk == null ? null : ((JdkSslContext) jdk).context();
   }
 
   /** TLS 1.3/1.2 and host-name verification, for {@link #jdkContext()}. */

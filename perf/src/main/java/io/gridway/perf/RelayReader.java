@@ -23,8 +23,8 @@ import javax.net.ssl.SSLSocket;
  * header (type and length, counting EVENT frames, taking {@code since} from END_OF_WINDOW and HEARTBEAT)
  * and, with {@code decode}, also decodes every frame with core's {@link FrameReader} (CRC, payload, rows),
  * as a consumer must. A bare HTTP/1.1 client on a socket channel, so the reader's own cost stays small;
- * with a TLS context ({@code --tls}) the same client on an {@link SSLSocket} (its streams as channels: one more
- * copy per TLS record, small beside decrypting it). One instance per thread.
+ * with a TLS context ({@code --tls}) the same client on an {@link SSLSocket} (its input read a TLS record at a time
+ * into the body buffer: one more copy per record, small beside decrypting it). One instance per thread.
  */
 final class RelayReader {
   static final int MAX_BYTES = 1 << 20;
@@ -100,8 +100,53 @@ final class RelayReader {
     }
     SSLSocket socket = (SSLSocket) tls.getSocketFactory().createSocket(relay.getHost(), relay.getPort());
     socket.setTcpNoDelay(true);
+    socket.setEnabledCipherSuites(aes128First(socket.getEnabledCipherSuites()));
     socket.startHandshake();
-    return delegate(Channels.newChannel(socket.getInputStream()), Channels.newChannel(socket.getOutputStream()), socket);
+    return delegate(recordReads(socket.getInputStream()), Channels.newChannel(socket.getOutputStream()), socket);
+  }
+
+  /**
+   * The JDK's client offers TLS_AES_256_GCM_SHA384 first and an OpenSSL server takes the client's order; the consumer's
+   * client (BoringSSL) offers TLS_AES_128_GCM_SHA256 first. The reader offers what the consumer does, so the relay
+   * encrypts here as it does for consumers.
+   */
+  static String[] aes128First(String[] suites) {
+    java.util.List<String> ordered = new java.util.ArrayList<>(java.util.List.of(suites));
+    if (ordered.remove("TLS_AES_128_GCM_SHA256")) {
+      ordered.add(0, "TLS_AES_128_GCM_SHA256");
+    }
+    return ordered.toArray(String[]::new);
+  }
+
+  /**
+   * The TLS socket's input as a channel that takes up to a whole TLS record's plaintext (16 KiB) per read, or what is
+   * decrypted already: {@link Channels#newChannel(InputStream)} moves at most 8 KiB per call, two calls per record.
+   */
+  private static ReadableByteChannel recordReads(java.io.InputStream in) {
+    byte[] chunk = new byte[64 << 10];
+    return new ReadableByteChannel() {
+      private volatile boolean open = true;
+
+      @Override
+      public int read(ByteBuffer dst) throws IOException {
+        int n = in.read(chunk, 0, Math.min(chunk.length, dst.remaining()));
+        if (n > 0) {
+          dst.put(chunk, 0, n);
+        }
+        return n;
+      }
+
+      @Override
+      public boolean isOpen() {
+        return open;
+      }
+
+      @Override
+      public void close() throws IOException {
+        open = false;
+        in.close();
+      }
+    };
   }
 
   private static Connection delegate(ReadableByteChannel in, WritableByteChannel out, Closeable closer) {

@@ -4,7 +4,6 @@ import io.gridway.core.config.SecretFile;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
-import io.netty.handler.ssl.SslProvider;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -116,7 +115,7 @@ public final class ServerTls {
       requireMatchingPair(Path.of(config.certFile()), Path.of(config.keyFile()));
       builder = SslContextBuilder.forServer(new File(config.certFile()), new File(config.keyFile()));
     }
-    builder.sslProvider(SslProvider.JDK).protocols(PROTOCOLS);
+    builder.sslProvider(TlsProviders.netty()).protocols(PROTOCOLS);
     if (config.clientCaFile() != null) {
       builder.trustManager(new File(config.clientCaFile())).clientAuth(ClientAuth.REQUIRE);
     }
