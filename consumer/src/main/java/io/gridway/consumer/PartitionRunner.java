@@ -65,8 +65,9 @@ final class PartitionRunner {
     int k = config.microBatch().count();
     this.generation = claimed != null ? claimed : shared.store().claim(config.group(), partition);
     List<Checkpoint> stored = shared.store().read(config.group(), partition);
-    long start = config.startScn(); // without a stored checkpoint: start: scn:N (0 for earliest and latest)
-    boolean latest = startScn == null && config.startsLatest();
+    long start = config.startScn(); // without a stored checkpoint: start: scn:N (0 for earliest, latest and time:T)
+    // what since= says until the first answer: latest or time:T, resolved by the relay (null: start is the position)
+    String opening = startScn == null ? config.startOpening() : null;
     long[] micro = new long[k];
     if (startScn != null) {
       start = startScn;
@@ -75,7 +76,7 @@ final class PartitionRunner {
       for (Checkpoint c : stored) {
         if (c.isWhole()) {
           start = c.scn().value();
-          latest = false;
+          opening = null;
         }
       }
       Arrays.fill(micro, start);
@@ -100,7 +101,7 @@ final class PartitionRunner {
       snapshot = new SnapshotProgress(whole == null ? null : whole.snapshot());
       if (!from.isDone(tables)) {
         snapshotFrom = from;
-        latest = whole == null; // the change stream starts at the relay's newest SCN, the chunks interleave
+        opening = whole == null ? "latest" : null; // the change stream starts at the relay's newest SCN, the chunks interleave
       }
     } else if (config.reseedsOnEviction()) {
       // onEvicted: snapshot needs the cursor kept with every checkpoint; a cursor stored by a re-seed that a kill
@@ -132,13 +133,15 @@ final class PartitionRunner {
     this.dispatcher = new Dispatcher(new Dispatcher.DispatchSetup(partition, config.batch(), shared.partitioner(), micro),
         buffer, committer, lanes, metrics);
     this.puller = new Puller(new Puller.PullTarget(config.source(), partition, shared.relays(), config.pull(), start,
-        config.where(), latest),
+        config.where(), opening),
         shared.pullers(), buffer, state, metrics, snapshotFrom == null ? null : feeder(snapshotFrom),
         new Puller.Eviction(config.group(), config.reseedsOnEviction() ? this::reseed : null));
     this.dispatcherThread = new Thread(dispatcher, "gridway-p" + partition + "-dispatch");
     dispatcherThread.setDaemon(true);
     LOG.info("partition {}: starting at {} (generation {}{}){}", partition,
-        latest ? "the relay's newest SCN (start: " + config.start() + ")" : "SCN " + Long.toUnsignedString(start),
+        opening == null ? "SCN " + Long.toUnsignedString(start) : opening.equals("latest")
+            ? "the relay's newest SCN (start: " + config.start() + ")"
+            : "the first commit at or after " + opening.substring(5) + " (start: " + config.start() + ")",
         generation, k > 1 ? ", micro-partition progress " + Arrays.toString(micro) : "", snapshotFrom == null ? ""
             : "; loading the existing rows of " + tables.subList(snapshotFrom.table(),
             tables.size()) + (snapshotFrom.after() == null ? "" : " from after key " + snapshotFrom.after()));
