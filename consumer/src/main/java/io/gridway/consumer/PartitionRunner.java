@@ -40,6 +40,8 @@ final class PartitionRunner {
   private final SnapshotProgress snapshot;
   /** The snapshot section with its tables resolved (the relay's when the config lists none), or null. */
   private final ConsumerConfig.Snapshot tablesToLoad;
+  /** The tables this run loads: {@link #tablesToLoad}, or an on-demand snapshot's; null when it loads none. */
+  private final ConsumerConfig.Snapshot loading;
 
   /** Everything a partition shares with the rest of its consumer. */
   record Shared(ConsumerConfig config, CheckpointStore store, BatchHandler handler, Partitioner partitioner,
@@ -60,6 +62,11 @@ final class PartitionRunner {
    * generation the caller has already claimed (a cluster participant): it is used instead of a new claim.
    */
   PartitionRunner(Shared shared, int partition, Long startScn, Long claimed) {
+    this(shared, partition, startScn, claimed, null);
+  }
+
+  /** As above; {@code order}, when not null, is an operator's on-demand snapshot to carry out or go on with (§5.4). */
+  PartitionRunner(Shared shared, int partition, Long startScn, Long claimed, GridwayConsumer.SnapshotOrder order) {
     ConsumerConfig config = shared.config();
     this.partition = partition;
     int k = config.microBatch().count();
@@ -90,9 +97,26 @@ final class PartitionRunner {
     SnapshotProgress snapshot = null;
     // without snapshot.tables: the tables the relay's fetcher captures, asked once per consumer (docs/bootstrap.md §5.1)
     ConsumerConfig.Snapshot tablesToLoad = config.startsWithSnapshot() || config.reseedsOnEviction()
-        ? resolveTables(shared, config, partition) : config.snapshot();
+        ? resolveTables(shared, config.snapshot(), partition) : config.snapshot();
     List<String> tables = tablesToLoad == null ? List.of() : tablesToLoad.tables();
-    if (startScn == null && config.startsWithSnapshot()) {
+    ConsumerConfig.Snapshot loading = tablesToLoad;
+    if (order != null) {
+      // an on-demand snapshot: its tables (the group's own without a list), from the cursor the store holds, which the
+      // request's taker set to "start over"; the stream goes on from the checkpoint
+      ConsumerConfig.Snapshot sizes = config.snapshot() != null ? config.snapshot() : new ConsumerConfig.Snapshot(null, null, null);
+      loading = order.tables().isEmpty() ? (tablesToLoad != null ? tablesToLoad : resolveTables(shared, sizes, partition))
+          : new ConsumerConfig.Snapshot(order.tables(), sizes.chunkRows(), sizes.chunkBytes());
+      Checkpoint whole = stored.stream().filter(Checkpoint::isWhole).findFirst().orElse(null);
+      String cursor = whole == null ? null : whole.snapshot();
+      snapshot = new SnapshotProgress(cursor, order.loaded());
+      SnapshotCursor from = SnapshotCursor.decode(cursor, loading.tables());
+      if (from.isDone(loading.tables())) {
+        order.loaded().run(); // finished before a kill let the request be dropped
+      } else {
+        snapshotFrom = from;
+      }
+      tables = loading.tables();
+    } else if (startScn == null && config.startsWithSnapshot()) {
       Checkpoint whole = stored.stream().filter(Checkpoint::isWhole).findFirst().orElse(null);
       // no cursor stored with a checkpoint: the snapshot began but no chunk was recorded yet, so it starts over (a
       // reload upserts keyed rows and replaces keyless tables: never a duplicate)
@@ -116,6 +140,7 @@ final class PartitionRunner {
     }
     this.snapshot = snapshot;
     this.tablesToLoad = tablesToLoad;
+    this.loading = loading;
     this.shared = shared;
     this.state = new PartitionState(partition, start, shared.hooks().listener());
     this.buffer = new PartitionBuffer(config.pull().bufferBytes().bytes());
@@ -134,7 +159,7 @@ final class PartitionRunner {
         buffer, committer, lanes, metrics);
     this.puller = new Puller(new Puller.PullTarget(config.source(), partition, shared.relays(), config.pull(), start,
         config.where(), opening),
-        shared.pullers(), buffer, state, metrics, snapshotFrom == null ? null : feeder(snapshotFrom),
+        shared.pullers(), buffer, state, metrics, snapshotFrom == null ? null : feeder(snapshotFrom, loading),
         new Puller.Eviction(config.group(), config.reseedsOnEviction() ? this::reseed : null));
     this.dispatcherThread = new Thread(dispatcher, "gridway-p" + partition + "-dispatch");
     dispatcherThread.setDaemon(true);
@@ -147,9 +172,9 @@ final class PartitionRunner {
             tables.size()) + (snapshotFrom.after() == null ? "" : " from after key " + snapshotFrom.after()));
   }
 
-  private static ConsumerConfig.Snapshot resolveTables(Shared shared, ConsumerConfig config, int partition) {
+  private static ConsumerConfig.Snapshot resolveTables(Shared shared, ConsumerConfig.Snapshot configured, int partition) {
     try {
-      return shared.snapshotTables().resolve(config.snapshot(), partition);
+      return shared.snapshotTables().resolve(configured, partition);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("partition " + partition + ": interrupted while asking the relay for the tables"
@@ -157,9 +182,9 @@ final class PartitionRunner {
     }
   }
 
-  private SnapshotFeeder feeder(SnapshotCursor from) {
+  private SnapshotFeeder feeder(SnapshotCursor from, ConsumerConfig.Snapshot tables) {
     ConsumerConfig config = shared.config();
-    return new SnapshotFeeder(config.source(), partition, tablesToLoad, from, snapshot, shared.pullers(),
+    return new SnapshotFeeder(config.source(), partition, tables, from, snapshot, shared.pullers(),
         this::checkpointNow);
   }
 
@@ -171,7 +196,7 @@ final class PartitionRunner {
   private SnapshotFeeder reseed() {
     snapshot.restart(SnapshotCursor.FIRST.encode(tablesToLoad.tables()));
     checkpointNow();
-    return feeder(SnapshotCursor.FIRST);
+    return feeder(SnapshotCursor.FIRST, tablesToLoad);
   }
 
   /** Offers the committed position to the checkpoint writer again (a snapshot cursor moved without a new commit). */
