@@ -104,7 +104,8 @@ final class PartitionRunner {
       // an on-demand snapshot: its tables (the group's own without a list), from the cursor the store holds, which the
       // request's taker set to "start over"; the stream goes on from the checkpoint
       ConsumerConfig.Snapshot sizes = config.snapshot() != null ? config.snapshot() : new ConsumerConfig.Snapshot(null, null, null);
-      loading = order.tables().isEmpty() ? (tablesToLoad != null ? tablesToLoad : resolveTables(shared, sizes, partition))
+      loading = order.tables().isEmpty()
+          ? (tablesToLoad != null && !tablesToLoad.tables().isEmpty() ? tablesToLoad : resolveTables(shared, sizes, partition))
           : new ConsumerConfig.Snapshot(order.tables(), sizes.chunkRows(), sizes.chunkBytes());
       Checkpoint whole = stored.stream().filter(Checkpoint::isWhole).findFirst().orElse(null);
       String cursor = whole == null ? null : whole.snapshot();

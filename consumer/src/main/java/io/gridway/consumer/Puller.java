@@ -386,7 +386,10 @@ final class Puller {
         }
         retryElsewhere(c, detail, true);
       }
-      case TRANSIENT -> failed(c, "relay " + relay() + " answered " + problem, null);
+      // time-not-reached: one line until a commit at or after T arrives, not one per newest SCN the relay names
+      case TRANSIENT -> failed(c, problem.type().equals("time-not-reached") ? "relay " + relay() + ": nothing committed at"
+          + " or after " + target.opening().substring("time:".length()) + " yet (start: " + target.opening() + ")"
+          : "relay " + relay() + " answered " + problem, null);
     }
   }
 

@@ -12,7 +12,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class GridwayTest {
   /** Every command path a user can type, each checked for --help. */
   static final List<String> COMMANDS = List.of("", "relay", "consumer", "admin", "controller", "cluster", "cluster init", "cluster status",
-      "perf", "perf load", "perf stage1", "demo",
+      "snapshot", "perf", "perf load", "perf stage1", "demo",
       "policy", "policy validate", "policy explain", "parked", "parked list", "parked replay", "parked discard", "version");
 
   @Test
