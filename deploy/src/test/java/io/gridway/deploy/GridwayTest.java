@@ -119,6 +119,18 @@ class GridwayTest {
   }
 
   @Test
+  void snapshotNamesABadTableOrTimeoutBeforeItAsksZooKeeper() {
+    Run table = Run.of("snapshot", "--group", "g", "--tables", "shop.orders,nodot", "--zk", "127.0.0.1:1", "--cluster", "c");
+    assertThat(table.code()).isEqualTo(Gridway.USAGE);
+    assertOneParagraph(table.err());
+    assertThat(table.err()).contains("--tables: 'nodot' is not db.table");
+    Run timeout = Run.of("snapshot", "--group", "g", "--timeout", "0", "--zk", "127.0.0.1:1", "--cluster", "c");
+    assertThat(timeout.code()).isEqualTo(Gridway.USAGE);
+    assertThat(timeout.err()).contains("--timeout: at least 1 second, not 0");
+    assertThat(Run.of("snapshot", "--tables", "a.b").err()).contains("--group");
+  }
+
+  @Test
   void dashVOnASubcommandPrintsTheVersion() {
     Run run = Run.of("cluster", "status", "-V");
     assertThat(run.code()).isZero();
