@@ -109,6 +109,9 @@ final class PartitionRunner {
           : new ConsumerConfig.Snapshot(order.tables(), sizes.chunkRows(), sizes.chunkBytes());
       Checkpoint whole = stored.stream().filter(Checkpoint::isWhole).findFirst().orElse(null);
       String cursor = whole == null ? null : whole.snapshot();
+      if (whole == null && startScn == null && config.startsWithSnapshot()) {
+        opening = "latest"; // never checkpointed: the stream starts as start: snapshot starts it, the load interleaves
+      }
       snapshot = new SnapshotProgress(cursor, order.loaded());
       SnapshotCursor from = SnapshotCursor.decode(cursor, loading.tables());
       if (from.isDone(loading.tables())) {
