@@ -40,8 +40,6 @@ final class PartitionRunner {
   private final SnapshotProgress snapshot;
   /** The snapshot section with its tables resolved (the relay's when the config lists none), or null. */
   private final ConsumerConfig.Snapshot tablesToLoad;
-  /** The tables this run loads: {@link #tablesToLoad}, or an on-demand snapshot's; null when it loads none. */
-  private final ConsumerConfig.Snapshot loading;
 
   /** Everything a partition shares with the rest of its consumer. */
   record Shared(ConsumerConfig config, CheckpointStore store, BatchHandler handler, Partitioner partitioner,
@@ -144,7 +142,6 @@ final class PartitionRunner {
     }
     this.snapshot = snapshot;
     this.tablesToLoad = tablesToLoad;
-    this.loading = loading;
     this.shared = shared;
     this.state = new PartitionState(partition, start, shared.hooks().listener());
     this.buffer = new PartitionBuffer(config.pull().bufferBytes().bytes());
