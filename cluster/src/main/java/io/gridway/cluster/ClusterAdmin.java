@@ -222,6 +222,9 @@ public final class ClusterAdmin implements AutoCloseable {
     try (CheckpointResets resets = CheckpointResets.open(zk, cluster)) {
       resets.deleteGroup(group);
     }
+    try (SnapshotRequests snapshots = SnapshotRequests.open(zk, cluster)) {
+      snapshots.deleteGroup(group);
+    }
   }
 
   /** Pauses the group: every partition leaves LEADER (and STANDBY), so nothing is applied until {@link #resumeGroup}. */

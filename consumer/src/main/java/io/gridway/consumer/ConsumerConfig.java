@@ -5,6 +5,7 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -27,8 +28,9 @@ import java.util.List;
  *     consumer service sends it once at start so that a bad expression fails there, with the relay's reason
  * @param start where a partition the group has never checkpointed begins (docs/bootstrap.md §5): {@code earliest}
  *     (the default: everything the relay holds, since=0), {@code latest} (the relay's newest SCN: changes from now on;
- *     a group created after a relay restart starts instead of looping on 410) or {@code scn:N}; a stored checkpoint
- *     always wins
+ *     a group created after a relay restart starts instead of looping on 410), {@code snapshot}, {@code scn:N} or
+ *     {@code time:T} (the first transaction committed at or after the ISO-8601 instant T, found by the relay in its
+ *     buffer: a 410 when T is at or before the oldest commit it holds); a stored checkpoint always wins
  * @param tls how to check the relays' certificates and which client certificate to show ({@code https://} relays);
  *     with it, a plain {@code http://} relay is refused
  * @param auth the bearer token sent to the relays, or null
@@ -102,9 +104,17 @@ public record ConsumerConfig(
       throw new IllegalArgumentException("where: must not be empty (omit it to receive every row)");
     }
     start = start == null ? "earliest" : start;
-    if (!start.equals("earliest") && !start.equals("latest") && !start.equals("snapshot") && !start.startsWith("scn:")) {
-      throw new IllegalArgumentException("start: must be earliest, latest, snapshot or scn:N, not '" + start + "'"
-          + (start.startsWith("time:") ? " (" + start + " is designed in docs/bootstrap.md but not built yet)" : ""));
+    if (!start.equals("earliest") && !start.equals("latest") && !start.equals("snapshot") && !start.startsWith("scn:")
+        && !start.startsWith("time:")) {
+      throw new IllegalArgumentException("start: must be earliest, latest, snapshot, scn:N or time:T, not '" + start + "'");
+    }
+    if (start.startsWith("time:")) {
+      try {
+        Instant.parse(start.substring(5).trim());
+      } catch (java.time.format.DateTimeParseException e) {
+        throw new IllegalArgumentException("start: time:T needs an ISO-8601 instant such as time:2026-11-26T08:15:00Z "
+            + "(UTC, or with an offset: time:2026-11-26T09:15:00+01:00), not '" + start + "'");
+      }
     }
     if (snapshot == null && (start.equals("snapshot") || "snapshot".equals(onEvicted))) {
       snapshot = new Snapshot(null, null, null); // every table the relay's fetcher captures, default chunk sizes
@@ -195,6 +205,18 @@ public record ConsumerConfig(
   /** Whether a partition without a checkpoint starts at the relay's newest SCN ({@code start: latest}). */
   public boolean startsLatest() {
     return start.equals("latest");
+  }
+
+  /**
+   * What a partition without a checkpoint asks the relay for ({@code since=}) until the first answer gives it a position:
+   * {@code latest} ({@code start: latest}), {@code time:T} with T in UTC ({@code start: time:T}: the SCN before the first
+   * window committed at or after T, resolved by the relay in its buffer), or null when the start is an SCN.
+   */
+  public String startOpening() {
+    if (start.equals("latest")) {
+      return "latest";
+    }
+    return start.startsWith("time:") ? "time:" + Instant.parse(start.substring(5).trim()) : null;
   }
 
   /** The SCN a partition without a checkpoint starts after: N for {@code scn:N}, else 0. */
@@ -670,7 +692,7 @@ public record ConsumerConfig(
       return this;
     }
 
-    /** Where partitions without a checkpoint begin: {@code earliest} (default), {@code latest} or {@code scn:N}. */
+    /** Where partitions without a checkpoint begin: {@code earliest} (default), {@code latest}, {@code snapshot}, {@code scn:N} or {@code time:T}. */
     public Builder start(String position) {
       this.start = position;
       return this;

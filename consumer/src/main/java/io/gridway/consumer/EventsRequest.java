@@ -21,8 +21,9 @@ final class EventsRequest {
     String base = relay.getRawPath() == null || relay.getRawPath().equals("/") ? "" : stripSlash(relay.getRawPath());
     QueryStringEncoder query = new QueryStringEncoder(base + "/v1/sources/"
         + java.net.URLEncoder.encode(target.source(), java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20") + "/events");
-    // start: latest asks the relay for its newest SCN until the first window or heartbeat gives one
-    query.addParam("since", target.latest() && since == 0 ? "latest" : Long.toUnsignedString(since));
+    // start: latest (time:T) asks the relay for its newest SCN (the one before T) until the first window or heartbeat
+    // gives the stream a position of its own
+    query.addParam("since", target.opens(since) ? target.opening() : Long.toUnsignedString(since));
     query.addParam("partitions", Integer.toString(target.partition()));
     query.addParam("maxBytes", Long.toString(Math.min(Integer.MAX_VALUE, target.pull().maxBytes().bytes())));
     query.addParam("waitMs", Long.toString(waitMs));

@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
@@ -131,14 +132,48 @@ public final class GridwayConsumer implements AutoCloseable {
    * @throws IllegalStateException when the consumer is stopped
    */
   public void leadPartition(int partition, long generation) {
-    start(partition, null, generation);
+    start(partition, null, generation, null);
+  }
+
+  /**
+   * An operator's on-demand snapshot of a partition (docs/bootstrap.md §5.4): the tables to load, interleaved with the
+   * change stream from the partition's checkpoint as {@code start: snapshot} loads them, resuming from the cursor the
+   * checkpoint store holds.
+   *
+   * @param tables {@code db.table} names in load order; empty for the consumer's own list ({@code snapshot.tables},
+   *     else what the relay captures)
+   * @param loaded called once a checkpoint carrying the finished cursor is durable (on the checkpoint writer's thread)
+   */
+  public record SnapshotOrder(List<String> tables, Runnable loaded) {
+    public SnapshotOrder {
+      tables = List.copyOf(tables);
+      Objects.requireNonNull(loaded, "loaded");
+    }
+  }
+
+  /**
+   * As {@link #leadPartition(int, long)}, with an on-demand snapshot to carry out (or go on with): its cursor is the one
+   * the store holds (a cursor of no table of {@code order}, such as the one an operator's request leaves, starts at the
+   * first chunk). Needs a store that keeps the cursor and long-poll mode.
+   *
+   * @throws IllegalArgumentException when the store cannot keep the cursor or the pull mode is stream
+   */
+  public void leadPartition(int partition, long generation, SnapshotOrder order) {
+    if (!shared.store().keepsSnapshotCursor()) {
+      throw new IllegalArgumentException("an on-demand snapshot needs a checkpoint store that keeps the snapshot cursor"
+          + " with the SCN (the target's JDBC store or a file), not " + shared.store().getClass().getSimpleName());
+    }
+    if (config.pull().mode() != ConsumerConfig.Mode.LONG_POLL) {
+      throw new IllegalArgumentException("an on-demand snapshot needs pull.mode: long-poll");
+    }
+    start(partition, null, generation, Objects.requireNonNull(order, "order"));
   }
 
   private void start(int partition, Long scn) {
-    start(partition, scn, null);
+    start(partition, scn, null, null);
   }
 
-  private void start(int partition, Long scn, Long generation) {
+  private void start(int partition, Long scn, Long generation, SnapshotOrder order) {
     if (partition < 0 || partition > 0xFFFF) {
       throw new IllegalArgumentException("partitions: " + partition + " out of range 0..65535");
     }
@@ -156,7 +191,7 @@ public final class GridwayConsumer implements AutoCloseable {
       if (current != null) {
         stopRunner(current); // a failed partition restarts from its durable checkpoint
       }
-      PartitionRunner runner = new PartitionRunner(shared, partition, scn, generation);
+      PartitionRunner runner = new PartitionRunner(shared, partition, scn, generation, order);
       running.put(partition, runner);
       finished.remove(partition);
       runner.start();

@@ -60,13 +60,19 @@ final class PartitionRunner {
    * generation the caller has already claimed (a cluster participant): it is used instead of a new claim.
    */
   PartitionRunner(Shared shared, int partition, Long startScn, Long claimed) {
+    this(shared, partition, startScn, claimed, null);
+  }
+
+  /** As above; {@code order}, when not null, is an operator's on-demand snapshot to carry out or go on with (§5.4). */
+  PartitionRunner(Shared shared, int partition, Long startScn, Long claimed, GridwayConsumer.SnapshotOrder order) {
     ConsumerConfig config = shared.config();
     this.partition = partition;
     int k = config.microBatch().count();
     this.generation = claimed != null ? claimed : shared.store().claim(config.group(), partition);
     List<Checkpoint> stored = shared.store().read(config.group(), partition);
-    long start = config.startScn(); // without a stored checkpoint: start: scn:N (0 for earliest and latest)
-    boolean latest = startScn == null && config.startsLatest();
+    long start = config.startScn(); // without a stored checkpoint: start: scn:N (0 for earliest, latest and time:T)
+    // what since= says until the first answer: latest or time:T, resolved by the relay (null: start is the position)
+    String opening = startScn == null ? config.startOpening() : null;
     long[] micro = new long[k];
     if (startScn != null) {
       start = startScn;
@@ -75,7 +81,7 @@ final class PartitionRunner {
       for (Checkpoint c : stored) {
         if (c.isWhole()) {
           start = c.scn().value();
-          latest = false;
+          opening = null;
         }
       }
       Arrays.fill(micro, start);
@@ -89,9 +95,30 @@ final class PartitionRunner {
     SnapshotProgress snapshot = null;
     // without snapshot.tables: the tables the relay's fetcher captures, asked once per consumer (docs/bootstrap.md §5.1)
     ConsumerConfig.Snapshot tablesToLoad = config.startsWithSnapshot() || config.reseedsOnEviction()
-        ? resolveTables(shared, config, partition) : config.snapshot();
+        ? resolveTables(shared, config.snapshot(), partition) : config.snapshot();
     List<String> tables = tablesToLoad == null ? List.of() : tablesToLoad.tables();
-    if (startScn == null && config.startsWithSnapshot()) {
+    ConsumerConfig.Snapshot loading = tablesToLoad;
+    if (order != null) {
+      // an on-demand snapshot: its tables (the group's own without a list), from the cursor the store holds, which the
+      // request's taker set to "start over"; the stream goes on from the checkpoint
+      ConsumerConfig.Snapshot sizes = config.snapshot() != null ? config.snapshot() : new ConsumerConfig.Snapshot(null, null, null);
+      loading = order.tables().isEmpty()
+          ? (tablesToLoad != null && !tablesToLoad.tables().isEmpty() ? tablesToLoad : resolveTables(shared, sizes, partition))
+          : new ConsumerConfig.Snapshot(order.tables(), sizes.chunkRows(), sizes.chunkBytes());
+      Checkpoint whole = stored.stream().filter(Checkpoint::isWhole).findFirst().orElse(null);
+      String cursor = whole == null ? null : whole.snapshot();
+      if (whole == null && startScn == null && config.startsWithSnapshot()) {
+        opening = "latest"; // never checkpointed: the stream starts as start: snapshot starts it, the load interleaves
+      }
+      snapshot = new SnapshotProgress(cursor, order.loaded());
+      SnapshotCursor from = SnapshotCursor.decode(cursor, loading.tables());
+      if (from.isDone(loading.tables())) {
+        order.loaded().run(); // finished before a kill let the request be dropped
+      } else {
+        snapshotFrom = from;
+      }
+      tables = loading.tables();
+    } else if (startScn == null && config.startsWithSnapshot()) {
       Checkpoint whole = stored.stream().filter(Checkpoint::isWhole).findFirst().orElse(null);
       // no cursor stored with a checkpoint: the snapshot began but no chunk was recorded yet, so it starts over (a
       // reload upserts keyed rows and replaces keyless tables: never a duplicate)
@@ -100,7 +127,7 @@ final class PartitionRunner {
       snapshot = new SnapshotProgress(whole == null ? null : whole.snapshot());
       if (!from.isDone(tables)) {
         snapshotFrom = from;
-        latest = whole == null; // the change stream starts at the relay's newest SCN, the chunks interleave
+        opening = whole == null ? "latest" : null; // the change stream starts at the relay's newest SCN, the chunks interleave
       }
     } else if (config.reseedsOnEviction()) {
       // onEvicted: snapshot needs the cursor kept with every checkpoint; a cursor stored by a re-seed that a kill
@@ -132,21 +159,23 @@ final class PartitionRunner {
     this.dispatcher = new Dispatcher(new Dispatcher.DispatchSetup(partition, config.batch(), shared.partitioner(), micro),
         buffer, committer, lanes, metrics);
     this.puller = new Puller(new Puller.PullTarget(config.source(), partition, shared.relays(), config.pull(), start,
-        config.where(), latest),
-        shared.pullers(), buffer, state, metrics, snapshotFrom == null ? null : feeder(snapshotFrom),
+        config.where(), opening),
+        shared.pullers(), buffer, state, metrics, snapshotFrom == null ? null : feeder(snapshotFrom, loading),
         new Puller.Eviction(config.group(), config.reseedsOnEviction() ? this::reseed : null));
     this.dispatcherThread = new Thread(dispatcher, "gridway-p" + partition + "-dispatch");
     dispatcherThread.setDaemon(true);
     LOG.info("partition {}: starting at {} (generation {}{}){}", partition,
-        latest ? "the relay's newest SCN (start: " + config.start() + ")" : "SCN " + Long.toUnsignedString(start),
+        opening == null ? "SCN " + Long.toUnsignedString(start) : opening.equals("latest")
+            ? "the relay's newest SCN (start: " + config.start() + ")"
+            : "the first commit at or after " + opening.substring(5) + " (start: " + config.start() + ")",
         generation, k > 1 ? ", micro-partition progress " + Arrays.toString(micro) : "", snapshotFrom == null ? ""
             : "; loading the existing rows of " + tables.subList(snapshotFrom.table(),
             tables.size()) + (snapshotFrom.after() == null ? "" : " from after key " + snapshotFrom.after()));
   }
 
-  private static ConsumerConfig.Snapshot resolveTables(Shared shared, ConsumerConfig config, int partition) {
+  private static ConsumerConfig.Snapshot resolveTables(Shared shared, ConsumerConfig.Snapshot configured, int partition) {
     try {
-      return shared.snapshotTables().resolve(config.snapshot(), partition);
+      return shared.snapshotTables().resolve(configured, partition);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("partition " + partition + ": interrupted while asking the relay for the tables"
@@ -154,9 +183,9 @@ final class PartitionRunner {
     }
   }
 
-  private SnapshotFeeder feeder(SnapshotCursor from) {
+  private SnapshotFeeder feeder(SnapshotCursor from, ConsumerConfig.Snapshot tables) {
     ConsumerConfig config = shared.config();
-    return new SnapshotFeeder(config.source(), partition, tablesToLoad, from, snapshot, shared.pullers(),
+    return new SnapshotFeeder(config.source(), partition, tables, from, snapshot, shared.pullers(),
         this::checkpointNow);
   }
 
@@ -168,7 +197,7 @@ final class PartitionRunner {
   private SnapshotFeeder reseed() {
     snapshot.restart(SnapshotCursor.FIRST.encode(tablesToLoad.tables()));
     checkpointNow();
-    return feeder(SnapshotCursor.FIRST);
+    return feeder(SnapshotCursor.FIRST, tablesToLoad);
   }
 
   /** Offers the committed position to the checkpoint writer again (a snapshot cursor moved without a new commit). */

@@ -77,11 +77,21 @@ final class Puller {
    */
   record Eviction(String group, java.util.function.Supplier<SnapshotFeeder> reseed) {}
 
-  /** What to pull: a partition of a source, from the replicas serving it, how, from where on, and which rows (or null). */
+  /**
+   * What to pull: a partition of a source, from the replicas serving it, how, from where on, and which rows (or null).
+   *
+   * @param opening what {@code since=} says until the first answer gives the stream a position: {@code latest} or
+   *     {@code time:T} (resolved by the relay), or null when {@code since} is the position
+   */
   record PullTarget(String source, int partition, RelayEndpoints relays, ConsumerConfig.Pull pull, long since,
-      String where, boolean latest) {
+      String where, String opening) {
     PullTarget(String source, int partition, RelayEndpoints relays, ConsumerConfig.Pull pull, long since, String where) {
-      this(source, partition, relays, pull, since, where, false);
+      this(source, partition, relays, pull, since, where, null);
+    }
+
+    /** Whether the stream has no position of its own yet at {@code since} (the relay resolves {@link #opening}). */
+    boolean opens(long since) {
+      return opening != null && since == 0;
     }
   }
 
@@ -217,7 +227,7 @@ final class Puller {
         return;
       }
       // the stream's position is known once a start at the relay's newest SCN has had its first answer
-      boolean positioned = !(target.latest() && stream.lastScn() == 0);
+      boolean positioned = !target.opens(stream.lastScn());
       if (positioned && feeder.wantsChunk(buffer.heldBytes(), buffer.capacity())) {
         askChunk(c);
         return;
@@ -346,7 +356,9 @@ final class Puller {
       case EVICTED -> {
         metrics.evicted();
         evictions++;
-        String detail = "relay " + relay() + " evicted the windows after since=" + Long.toUnsignedString(stream.lastScn())
+        // time-evicted: start: time:T at or before the oldest commit the relay holds; the relay's text names both
+        String detail = problem.type().equals("time-evicted") ? "relay " + relay() + ": " + problem.detail()
+            : "relay " + relay() + " evicted the windows after since=" + Long.toUnsignedString(stream.lastScn())
             + "; the oldest SCN it holds is " + Long.toUnsignedString(problem.oldestScn());
         if (evictions < Math.max(1, replicas().size())) {
           LOG.warn("partition {}: {}; asking the next replica", target.partition(), detail);
@@ -374,13 +386,20 @@ final class Puller {
         }
         retryElsewhere(c, detail, true);
       }
-      case TRANSIENT -> failed(c, "relay " + relay() + " answered " + problem, null);
+      // time-not-reached: one line until a commit at or after T arrives, not one per newest SCN the relay names
+      case TRANSIENT -> failed(c, problem.type().equals("time-not-reached") ? "relay " + relay() + ": nothing committed at"
+          + " or after " + target.opening().substring("time:".length()) + " yet (start: " + target.opening() + ")"
+          : "relay " + relay() + " answered " + problem, null);
     }
   }
 
   /** {@code onEvicted: stop}: one ERROR line naming what an operator needs, and the partition fails (health says so). */
   private void evictedStop(Channel c, long oldest, String detail) {
-    String what = "group " + eviction.group() + " partition " + target.partition() + ": checkpoint SCN "
+    String what = target.opens(stream.lastScn()) && target.opening().startsWith("time:")
+        ? "group " + eviction.group() + " partition " + target.partition() + ": start: " + target.opening()
+            + " cannot be placed by any relay replica (" + detail + "); onEvicted: stop — the partition stops (give a "
+            + "later time or an SCN, or set onEvicted: snapshot to load the tables instead)"
+        : "group " + eviction.group() + " partition " + target.partition() + ": checkpoint SCN "
         + state.snapshot().checkpoint() + " is evicted by every relay replica (oldest SCN held "
         + Long.toUnsignedString(oldest) + "); onEvicted: stop — the partition stops (reset its checkpoint, or set "
         + "onEvicted: snapshot with snapshot.tables to re-seed it)";
@@ -407,7 +426,7 @@ final class Puller {
     feeder = eviction.reseed().get();
     snapshotLoaded = false;
     evictions = 0;
-    target = new PullTarget(target.source(), target.partition(), target.relays(), target.pull(), 0, target.where(), true);
+    target = new PullTarget(target.source(), target.partition(), target.relays(), target.pull(), 0, target.where(), "latest");
     stream.restartAt(0); // since=latest until the first answer gives the stream its position
     failures = 0;
     retryElsewhere(c, detail, true); // the next connection asks since=latest: no long backoff

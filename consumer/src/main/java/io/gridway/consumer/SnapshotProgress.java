@@ -27,13 +27,35 @@ final class SnapshotProgress {
 
   /** @param stored the cursor of the stored checkpoint the partition resumes from (null when it starts afresh) */
   SnapshotProgress(String stored) {
-    this.covered = stored;
-    this.stored = stored;
+    this(stored, null);
   }
 
+  /**
+   * @param stored as above
+   * @param loaded called once when a checkpoint carrying the finished cursor becomes durable (an on-demand snapshot's
+   *     request is then dropped), or null
+   */
+  SnapshotProgress(String stored, Runnable loaded) {
+    this.covered = stored;
+    this.stored = stored;
+    this.loaded = loaded;
+  }
+
+  private Runnable loaded;
+
   /** A checkpoint carrying {@code cursor} is durable. */
-  synchronized void stored(String cursor) {
-    stored = cursor;
+  void stored(String cursor) {
+    Runnable done;
+    synchronized (this) {
+      stored = cursor;
+      done = io.gridway.core.checkpoint.Checkpoint.SNAPSHOT_DONE.equals(cursor) ? loaded : null;
+      if (done != null) {
+        loaded = null;
+      }
+    }
+    if (done != null) {
+      done.run(); // outside the lock: it may talk to ZooKeeper
+    }
   }
 
   /**

@@ -31,6 +31,23 @@ class SnapshotProgressTest {
   }
 
   @Test
+  void anOnDemandLoadIsReportedLoadedOnceTheFinishedCursorIsDurableAndOnlyOnce() {
+    java.util.concurrent.atomic.AtomicInteger loaded = new java.util.concurrent.atomic.AtomicInteger();
+    // the request's taker stored a cursor of no table: the load starts at the first chunk of whatever list it has
+    assertThat(SnapshotCursor.decode("start-over", TABLES)).isEqualTo(SnapshotCursor.FIRST);
+    SnapshotProgress progress = new SnapshotProgress("start-over", loaded::incrementAndGet);
+    progress.record(100, "db.b\n[5]");
+    progress.stored(progress.cursorAt(100));
+    assertThat(loaded).hasValue(0);
+    progress.record(200, Checkpoint.SNAPSHOT_DONE);
+    assertThat(loaded).hasValue(0); // recorded, not durable yet
+    progress.stored(progress.cursorAt(200));
+    assertThat(loaded).hasValue(1);
+    progress.stored(progress.cursorAt(300)); // every later checkpoint carries "done" too
+    assertThat(loaded).hasValue(1);
+  }
+
+  @Test
   void theCursorTextNamesTheTableAndResumesThere() {
     SnapshotCursor first = SnapshotCursor.FIRST;
     assertThat(first.encode(TABLES)).isEqualTo("db.a\n");

@@ -14,11 +14,23 @@ class StartPositionTest {
   void latestAsksForTheRelaysNewestScnUntilTheStreamHasOne() {
     ConsumerConfig config = ConsumerConfig.builder("src").relay(RELAY.toString()).start("latest").build();
     assertThat(config.startsLatest()).isTrue();
-    Puller.PullTarget target = new Puller.PullTarget("src", 0, null, config.pull(), 0, null, true);
+    Puller.PullTarget target = new Puller.PullTarget("src", 0, null, config.pull(), 0, null, config.startOpening());
     assertThat(EventsRequest.uri(RELAY, target, 0)).contains("since=latest");
     assertThat(EventsRequest.uri(RELAY, target, 42)).contains("since=42"); // a heartbeat or window gave a position
     assertThat(EventsRequest.uri(RELAY, new Puller.PullTarget("src", 0, null, config.pull(), 0, null), 0))
         .contains("since=0");
+  }
+
+  @Test
+  void timeAsksTheRelayForTheScnBeforeTheFirstCommitAtOrAfterItInUtc() {
+    ConsumerConfig config = ConsumerConfig.builder("src").relay(RELAY.toString()).start("time:2026-11-26T09:15:00+01:00")
+        .build();
+    assertThat(config.startOpening()).isEqualTo("time:2026-11-26T08:15:00Z");
+    assertThat(config.startScn()).isZero();
+    Puller.PullTarget target = new Puller.PullTarget("src", 0, null, config.pull(), 0, null, config.startOpening());
+    assertThat(EventsRequest.uri(RELAY, target, 0)).contains("since=time%3A2026-11-26T08%3A15%3A00Z");
+    assertThat(EventsRequest.uri(RELAY, target, 42)).contains("since=42");
+    assertThat(ConsumerConfig.builder("src").relay(RELAY.toString()).start("scn:5").build().startOpening()).isNull();
   }
 
   @Test
@@ -47,9 +59,9 @@ class StartPositionTest {
   @Test
   void aBadStartNamesTheKeyAndWhatIsNotBuiltYet() {
     assertThatThrownBy(() -> ConsumerConfig.builder("src").relay(RELAY.toString()).start("newest").build())
-        .hasMessageStartingWith("start: must be earliest, latest, snapshot or scn:N");
-    assertThatThrownBy(() -> ConsumerConfig.builder("src").relay(RELAY.toString()).start("time:2026-01-01T00:00:00Z")
-        .build()).hasMessageContaining("not built yet");
+        .hasMessageStartingWith("start: must be earliest, latest, snapshot, scn:N or time:T");
+    assertThatThrownBy(() -> ConsumerConfig.builder("src").relay(RELAY.toString()).start("time:yesterday")
+        .build()).hasMessageStartingWith("start: time:T needs an ISO-8601 instant").hasMessageContaining("'time:yesterday'");
     assertThatThrownBy(() -> ConsumerConfig.builder("src").relay(RELAY.toString()).start("snapshot")
         .snapshot(new ConsumerConfig.Snapshot(java.util.List.of("db.t"), null, null)).mode(ConsumerConfig.Mode.STREAM)
         .build()).hasMessageContaining("pull.mode: long-poll");

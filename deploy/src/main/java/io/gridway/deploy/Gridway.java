@@ -24,7 +24,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
 @Command(name = "gridway", mixinStandardHelpOptions = false, usageHelpAutoWidth = true,
     description = "Gridway change-data-capture replication grid.",
     subcommands = {RelayCommand.class, ConsumerCommand.class, AdminCommand.class, ControllerCommand.class, ClusterCommand.class,
-        PolicyCommand.class, ParkedCommand.class, io.gridway.perf.PerfCommand.class, io.gridway.deploy.demo.DemoCommand.class,
+        SnapshotCommand.class, PolicyCommand.class, ParkedCommand.class, io.gridway.perf.PerfCommand.class, io.gridway.deploy.demo.DemoCommand.class,
         VersionCommand.class},
     synopsisSubcommandLabel = "COMMAND",
     exitCodeListHeading = "%nExit codes:%n",
@@ -36,6 +36,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
         "  gridway relay --config conf/relay.yaml", "  gridway consumer --config conf/consumer.yaml",
         "  gridway admin --config conf/admin.yaml         # controller + web UI on http://127.0.0.1:8480/",
         "  gridway controller --config conf/controller.yaml", "  gridway cluster status --config conf/controller.yaml --json",
+        "  gridway snapshot --group orders --tables shop.orders --config conf/controller.yaml",
         "  gridway policy validate conf/policy.yaml", "  gridway perf stage1 --quick",
         "  gridway <command> --help"})
 public final class Gridway implements Runnable {

@@ -257,4 +257,57 @@ class ClusterCommandIT {
           .containsPattern("group\\.g\\s+group\\s+yes\\s+1\\s+no\\s+consumer-1=LEADER\\s+777\\s+\\d+\\s+2\\.5s \\(reported \\d+s ago\\)");
     }
   }
+
+  @Test
+  void snapshotRecordsARequestPerPartitionHandsTheLeadersOverAndStatusShowsIt() throws Exception {
+    String cluster = "c6";
+    assertThat(Run.of(on(cluster, "cluster", "group", "create", "--policy", policy("g", "{key-hash: 2}").toString(),
+        "--replicas", "1")).code()).isZero();
+    ZkConfig client = ZkConfig.external(zk.connectString());
+    Map<Integer, Integer> leads = new ConcurrentHashMap<>();
+    Map<Integer, Boolean> leading = new ConcurrentHashMap<>();
+    PartitionOwner owner = new PartitionOwner() { // stands in for a consumer: counts how often it was made leader
+      @Override
+      public void lead(int partition, long generation) {
+        leads.merge(partition, 1, Integer::sum);
+        leading.put(partition, true);
+      }
+
+      @Override
+      public void release(int partition) {
+        leading.remove(partition);
+      }
+    };
+    try (ZkCheckpointStore store = ZkCheckpointStore.open(client, cluster, Clock.systemUTC());
+        ControllerHost controller = ControllerHost.start(client, cluster, "ctl");
+        ConsumerParticipant consumer = new ConsumerParticipant(client, cluster, "consumer-1", "http://127.0.0.1:8090",
+            Map.of("g", owner), store)) {
+      consumer.start();
+      org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> leading.size() == 2 && controller.isLeader());
+
+      Run snapshot = Run.of(on(cluster, "snapshot", "--group", "g", "--tables", "shop.orders,shop.lines"));
+      assertThat(snapshot.code()).as(snapshot.err()).isZero();
+      assertThat(snapshot.out()).contains("group g: snapshot of shop.orders, shop.lines recorded for partitions [0, 1]; "
+          + "partitions [0, 1] were paused until released and resumed");
+      // each partition was released and led again: its next leader is the one that takes the request up
+      org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60))
+          .until(() -> leads.getOrDefault(0, 0) >= 2 && leads.getOrDefault(1, 0) >= 2 && leading.size() == 2);
+      Run status = Run.of(on(cluster, "snapshot", "--group", "g", "--status"));
+      assertThat(status.out()).contains("group g partition 0: waiting to load shop.orders, shop.lines (asked by ")
+          .contains("group g partition 1: waiting to load shop.orders, shop.lines");
+      assertThat(Run.of(on(cluster, "cluster", "status", "--json")).out()).doesNotContain("\"enabled\" : false")
+          .containsPattern("\"pausedPartitions\" : \\[ \\]");
+
+      assertThat(Run.of(on(cluster, "cluster", "group", "pause", "g", "--partition", "1")).code()).isZero();
+      Run one = Run.of(on(cluster, "snapshot", "--group", "g", "--partition", "1"));
+      assertThat(one.out()).contains("snapshot of the group's tables recorded for partitions [1]; partitions [1] are "
+          + "paused: they load them when resumed");
+      Run wrong = Run.of(on(cluster, "snapshot", "--group", "g", "--partition", "7"));
+      assertThat(wrong.code()).isEqualTo(Gridway.USAGE);
+      assertThat(wrong.err()).contains("--partition: group g has partitions 0..1, not 7");
+      Run unknown = Run.of(on(cluster, "snapshot", "--group", "nope"));
+      assertThat(unknown.code()).isEqualTo(Gridway.USAGE);
+      assertThat(unknown.err()).contains("--group: no consumer group 'nope' in cluster c6");
+    }
+  }
 }

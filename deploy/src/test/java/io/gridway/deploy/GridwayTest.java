@@ -12,7 +12,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class GridwayTest {
   /** Every command path a user can type, each checked for --help. */
   static final List<String> COMMANDS = List.of("", "relay", "consumer", "admin", "controller", "cluster", "cluster init", "cluster status",
-      "perf", "perf load", "perf stage1", "demo",
+      "snapshot", "perf", "perf load", "perf stage1", "demo",
       "policy", "policy validate", "policy explain", "parked", "parked list", "parked replay", "parked discard", "version");
 
   @Test
@@ -116,6 +116,18 @@ class GridwayTest {
     assertThat(run.code()).isEqualTo(Gridway.USAGE);
     assertOneParagraph(run.err());
     assertThat(run.err()).contains("--cluster");
+  }
+
+  @Test
+  void snapshotNamesABadTableOrTimeoutBeforeItAsksZooKeeper() {
+    Run table = Run.of("snapshot", "--group", "g", "--tables", "shop.orders,nodot", "--zk", "127.0.0.1:1", "--cluster", "c");
+    assertThat(table.code()).isEqualTo(Gridway.USAGE);
+    assertOneParagraph(table.err());
+    assertThat(table.err()).contains("--tables: 'nodot' is not db.table");
+    Run timeout = Run.of("snapshot", "--group", "g", "--timeout", "0", "--zk", "127.0.0.1:1", "--cluster", "c");
+    assertThat(timeout.code()).isEqualTo(Gridway.USAGE);
+    assertThat(timeout.err()).contains("--timeout: at least 1 second, not 0");
+    assertThat(Run.of("snapshot", "--tables", "a.b").err()).contains("--group");
   }
 
   @Test

@@ -85,6 +85,15 @@ public final class Policy {
     return f;
   }
 
+  /**
+   * Whether the policy's {@code include}/{@code exclude} select table {@code database.table}: a table they leave out
+   * has none of its events published, so a relay does not offer it for snapshots either (docs/bootstrap.md §5). By
+   * name only; {@code where} rules filter rows, not tables.
+   */
+  public boolean selectsTable(String database, String table) {
+    return rules.exclusion(database, table) == null;
+  }
+
   /** A subscriber's filter: selection and predicates, evaluated per event. */
   public RowFilter subscription() {
     return subscription;

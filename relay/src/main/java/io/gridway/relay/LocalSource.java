@@ -54,8 +54,20 @@ final class LocalSource implements ServedSource {
       snapshots.moveLogWith(new io.gridway.relay.snapshot.BinlogRotation(mysql));
     }
     if (snapshots != null && fetcher instanceof io.gridway.fetcher.mysql.MysqlBinlogFetcher mysql) {
-      snapshots.listTablesWith(mysql::capturedTables); // the default of a consumer's snapshot.tables
+      // the default of a consumer's snapshot.tables: what the fetcher captures and the fetch policies in force select
+      snapshots.listTablesWith(() -> selected(mysql.capturedTables(), policies.current()));
     }
+  }
+
+  /**
+   * The {@code db.table} names every policy's {@code include}/{@code exclude} selects: a table a policy leaves out has
+   * no event published, so loading it would read every chunk and route nothing.
+   */
+  static List<String> selected(List<String> captured, List<Policy> policies) {
+    return captured.stream().filter(name -> {
+      int dot = name.indexOf('.');
+      return policies.stream().allMatch(p -> p.selectsTable(name.substring(0, dot), name.substring(dot + 1)));
+    }).toList();
   }
 
   @Override

@@ -6,6 +6,7 @@ import io.gridway.consumer.RelayAccess;
 import io.gridway.consumer.ConsumerConfig;
 import io.gridway.cluster.CheckpointResetOwner;
 import io.gridway.cluster.CheckpointResets;
+import io.gridway.cluster.SnapshotRequests;
 import io.gridway.cluster.ClusterAdmin;
 import io.gridway.cluster.ConsumerParticipant;
 import io.gridway.cluster.GroupProgress;
@@ -42,6 +43,7 @@ public final class ConsumerService implements AutoCloseable {
   private final ConsumerParticipant participant; // null when standalone
   private final ProgressPublisher progress; // null when standalone
   private final CheckpointResets resets; // null when standalone
+  private final SnapshotRequests snapshots; // null when standalone
   private final AtomicBoolean started = new AtomicBoolean();
   private final AtomicBoolean stopped = new AtomicBoolean();
 
@@ -60,11 +62,15 @@ public final class ConsumerService implements AutoCloseable {
     }
     this.consumer = builder.build();
     this.resets = !config.isClustered() ? null : CheckpointResets.open(config.cluster().zkConfig(), config.cluster().name());
+    this.snapshots = !config.isClustered() ? null : SnapshotRequests.open(config.cluster().zkConfig(), config.cluster().name());
     // an operator's checkpoint reset (gridway admin) is carried out through this store when a partition is next led
     this.participant = !config.isClustered() ? null
         : new ConsumerParticipant(config.cluster().zkConfig(), config.cluster().name(), config.cluster().instance(),
             config.cluster().endpoint(), Map.of(config.cluster().group(), new CheckpointResetOwner(config.cluster().group(),
-                new HelixPartitionOwner(consumer), resets, store, Clock.systemUTC())), store);
+                // an operator's on-demand snapshot (gridway snapshot) is taken up after a reset, when a partition is led
+                new SnapshotRequestOwner(config.cluster().group(), consumer, snapshots, store,
+                    config.consumer().pull().mode() == io.gridway.consumer.ConsumerConfig.Mode.LONG_POLL, Clock.systemUTC()),
+                resets, store, Clock.systemUTC())), store);
     this.progress = !config.isClustered() ? null
         : new ProgressPublisher(GroupProgress.open(config.cluster().zkConfig(), config.cluster().name()),
             config.cluster().group(), config.cluster().instance(), consumer::statuses,
@@ -197,6 +203,7 @@ public final class ConsumerService implements AutoCloseable {
     if (participant != null) {
       participant.close();
       resets.close();
+      snapshots.close();
     }
     consumer.stop();
     if (participant != null) {

@@ -17,7 +17,7 @@ import java.time.Duration;
  *   relays: [http://127.0.0.1:8080]   # or, to find the relays in a Helix cluster and follow them live:
  *   # discovery: {zk: zk1:2181, cluster: gridway}
  *   partitions: [0, 1, 2]
- *   start: snapshot    # partitions without a checkpoint: earliest (default), latest, scn:N, or snapshot (docs/bootstrap.md)
+ *   start: snapshot    # partitions without a checkpoint: earliest (default), latest, scn:N, time:T or snapshot (docs/bootstrap.md)
  *   snapshot: {tables: [shop.orders, shop.lines], chunkRows: 2000, chunkBytes: 4MiB}   # what start: snapshot loads
  * checkpoints:
  *   dir: /var/lib/gridway/checkpoints

@@ -64,7 +64,11 @@ class ConfigTest {
     assertThat(parse(GOOD.replace("  partitions: [0, 1]\n", "  partitions: [0, 1]\n  start: latest\n")).consumer()
         .startsLatest()).isTrue();
     assertThatThrownBy(() -> parse(GOOD.replace("  partitions: [0, 1]\n", "  partitions: [0, 1]\n  start: nope\n")))
-        .hasMessageContaining("start: must be earliest, latest, snapshot or scn:N");
+        .hasMessageContaining("start: must be earliest, latest, snapshot, scn:N or time:T");
+    assertThat(parse(GOOD.replace("  partitions: [0, 1]\n", "  partitions: [0, 1]\n  start: 'time:2026-11-26T09:15:00+01:00'\n"))
+        .consumer().startOpening()).isEqualTo("time:2026-11-26T08:15:00Z");
+    assertThatThrownBy(() -> parse(GOOD.replace("  partitions: [0, 1]\n", "  partitions: [0, 1]\n  start: time:noon\n")))
+        .hasMessageContaining("start: time:T needs an ISO-8601 instant");
     ServiceConfig snapshot = parse(GOOD.replace("mode: stream", "mode: long-poll").replace("  partitions: [0, 1]\n",
         "  partitions: [0, 1]\n  start: snapshot\n  snapshot: {tables: [shop.orders, shop.lines], chunkRows: 500, chunkBytes: 1MiB}\n"));
     assertThat(snapshot.consumer().startsWithSnapshot()).isTrue();

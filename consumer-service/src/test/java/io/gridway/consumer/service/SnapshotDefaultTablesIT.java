@@ -23,9 +23,10 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * {@code start: snapshot} without {@code snapshot.tables} (docs/bootstrap.md §5.1): the group loads every table the
- * relay's fetcher captures, as the relay names them ({@code GET /v1/sources/src/snapshot/tables}), and no other. The
- * source has three tables; the relay's config excludes one, whose rows — existing and new — never reach the target,
- * while the other two end equal to the source, existing rows and later changes alike, over two partitions.
+ * relay's fetcher captures and its fetch policy selects, as the relay names them ({@code GET
+ * /v1/sources/src/snapshot/tables}), and no other. The source has four tables; the relay's fetcher config excludes one
+ * and its fetch policy another, whose rows — existing and new — never reach the target, while the other two end equal
+ * to the source, existing rows and later changes alike, over two partitions.
  */
 @Timeout(600)
 class SnapshotDefaultTablesIT {
@@ -38,19 +39,35 @@ class SnapshotDefaultTablesIT {
     String[] ddl = {
         "CREATE TABLE a (id INT NOT NULL PRIMARY KEY, v VARCHAR(40) NOT NULL)",
         "CREATE TABLE b (k1 INT NOT NULL, k2 VARCHAR(12) NOT NULL, v BIGINT NOT NULL, PRIMARY KEY (k1, k2))",
-        "CREATE TABLE secret (id INT NOT NULL PRIMARY KEY, v VARCHAR(40) NOT NULL)"};
+        "CREATE TABLE secret (id INT NOT NULL PRIMARY KEY, v VARCHAR(40) NOT NULL)",
+        "CREATE TABLE audit (id INT NOT NULL PRIMARY KEY, v VARCHAR(40) NOT NULL)"};
     source.execute(db, ddl);
     source.execute(db, "INSERT INTO a SELECT seq, CONCAT('a', seq) FROM seq_1_to_5000",
         "INSERT INTO b SELECT seq % 1000, CONCAT('k', seq DIV 1000), seq * 3 FROM seq_1_to_3000",
-        "INSERT INTO secret SELECT seq, CONCAT('s', seq) FROM seq_1_to_500");
+        "INSERT INTO secret SELECT seq, CONCAT('s', seq) FROM seq_1_to_500",
+        "INSERT INTO audit SELECT seq, CONCAT('x', seq) FROM seq_1_to_700");
     PrivatePostgres pg = PrivatePostgres.shared();
     String pgDb = pg.createDatabase("snapdefault");
     pg.execute(pgDb, "CREATE SCHEMA \"" + db + "\"", ddl[0].replace("TABLE a", "TABLE \"" + db + "\".a"),
         ddl[1].replace("TABLE b", "TABLE \"" + db + "\".b"),
-        ddl[2].replace("TABLE secret", "TABLE \"" + db + "\".secret"));
+        ddl[2].replace("TABLE secret", "TABLE \"" + db + "\".secret"),
+        ddl[3].replace("TABLE audit", "TABLE \"" + db + "\".audit"));
     try (ServiceRig rig = new ServiceRig("snapshot-default-tables")) {
       String include = "include: [\"" + db + ".*\"]";
-      String yaml = ServiceRig.relayYaml(rig.dir, source, db, 0, 2, "{capacity: 64MiB, maxWindow: 8MiB}", "");
+      // the fetch policy leaves audit out: the fetcher captures it, the relay publishes none of it, and offers it for no
+      // snapshot either
+      java.nio.file.Path policy = rig.dir.resolve("fetch.yaml");
+      java.nio.file.Files.writeString(policy, """
+          name: no-audit
+          version: 1
+          exclude: ['%s.audit']
+          rules:
+            - name: by-key
+              tables: ['%s.*']
+              partition: {key-hash: 2}
+          """.formatted(db, db));
+      String yaml = ServiceRig.relayYaml(rig.dir, source, db, 0, 2, "{capacity: 64MiB, maxWindow: 8MiB}",
+          "policy:\n  files: [" + policy.toAbsolutePath() + "]\n");
       assertThat(yaml).contains(include);
       try (Relay relay = new Relay(RelayConfig.parse(yaml.replace(include, include + ", exclude: [\"" + db
           + ".secret\"]"), "test relay"), Clock.systemUTC())) {
@@ -86,13 +103,15 @@ class SnapshotDefaultTablesIT {
 
         source.execute(db, "UPDATE a SET v = 'after load' WHERE id BETWEEN 100 AND 160", "DELETE FROM a WHERE id = 7",
             "INSERT INTO b VALUES (4000, 'new', 1)", "UPDATE b SET k1 = 4001 WHERE k1 = 5 AND k2 = 'k1'",
-            "INSERT INTO secret VALUES (9000, 'still secret')", "INSERT INTO a VALUES (9000, 'last')");
+            "INSERT INTO secret VALUES (9000, 'still secret')", "INSERT INTO audit VALUES (9000, 'still left out')",
+            "INSERT INTO a VALUES (9000, 'last')");
         ReplicaVerifier.between(() -> source.connect(db), () -> pg.connect(pgDb))
             .table("a", "SELECT id, v FROM a", "SELECT id, v FROM \"" + db + "\".a")
             .table("b", "SELECT k1, k2, v FROM b", "SELECT k1, k2, v FROM \"" + db + "\".b")
             .awaitMatches(Duration.ofSeconds(120));
         // neither the excluded table's existing rows (no chunk of it was asked) nor its new one (never captured)
         assertThat(count(pg, pgDb, "SELECT count(*) FROM \"" + db + "\".secret")).isZero();
+        assertThat(count(pg, pgDb, "SELECT count(*) FROM \"" + db + "\".audit")).isZero();
         assertThat(group.process().isAlive()).as(group.output()).isTrue();
       }
     }

@@ -52,6 +52,7 @@ public final class EventBuffer {
   private static final int EVENT_SCHEMA = WireFormat.HEADER_SIZE + WireFormat.EVENT_SCHEMA_ID;
   private static final int EVENT_PARTITION = WireFormat.HEADER_SIZE + WireFormat.EVENT_PARTITION;
   private static final int END_OF_WINDOW_SCN = WireFormat.HEADER_SIZE + WireFormat.END_OF_WINDOW_SCN;
+  private static final int EVENT_COMMIT_TIME = WireFormat.HEADER_SIZE + WireFormat.EVENT_COMMIT_TIME;
 
   private final long capacityBytes;
   private final int chunkBytes;
@@ -384,6 +385,60 @@ public final class EventBuffer {
   /** A new cursor for one reader (one response or stream); not thread-safe itself. */
   public BufferCursor cursor(EventFilter filter, SchemaFrames schemas) {
     return new BufferCursor(this, filter, schemas);
+  }
+
+  /**
+   * Where source commit time {@code micros} falls among the windows held: by bisection over the window index, reading
+   * one commit time (the first EVENT frame's) per step, so about log2(windows held) reads and nothing kept. Assumes
+   * commit times do not fall as SCNs rise (a source's log, up to clock adjustments on its host; equal times are fine).
+   * Any thread; a window evicted during the lookup starts it again.
+   */
+  public CommitTimePosition firstCommittedAtOrAfter(long micros) {
+    while (true) {
+      long from = oldest;
+      long end = published;
+      long lo = from;
+      if (lo >= end) {
+        return new CommitTimePosition.NotYet(-1, 0);
+      }
+      long oldestTime = commitMicros(lo);
+      long newestTime = commitMicros(end - 1);
+      long oldestScn = index.scn(lo);
+      long newestScn = index.scn(end - 1);
+      VarHandle.acquireFence();
+      if (oldest > lo) {
+        continue; // evicted while read: the values may be torn
+      }
+      if (oldestTime >= micros) {
+        return new CommitTimePosition.BeforeBuffer(oldestScn, oldestTime);
+      }
+      if (newestTime < micros) {
+        return new CommitTimePosition.NotYet(newestScn, newestTime);
+      }
+      // invariant: window lo is committed before the time, window hi at or after it
+      long hi = end - 1;
+      while (hi - lo > 1) {
+        long mid = lo + (hi - lo) / 2;
+        if (commitMicros(mid) < micros) {
+          lo = mid;
+        } else {
+          hi = mid;
+        }
+      }
+      long sinceScn = index.scn(lo);
+      long firstScn = index.scn(hi);
+      long firstTime = commitMicros(hi);
+      VarHandle.acquireFence();
+      if (oldest > from) {
+        continue; // a window the bisection read may have been overwritten: look again
+      }
+      return new CommitTimePosition.Found(sinceScn, firstScn, firstTime);
+    }
+  }
+
+  /** The commit time of window {@code window} (its first frame is an EVENT); the caller re-checks {@code oldest}. */
+  private long commitMicros(long window) {
+    return readerViews[index.chunk(window)].getLong(index.offset(window) + EVENT_COMMIT_TIME);
   }
 
   // ---- reader-side accessors, package-private for BufferCursor ----

@@ -1,7 +1,11 @@
 package io.gridway.relay.http;
 
+import io.gridway.relay.buffer.CommitTimePosition;
+import io.gridway.relay.buffer.EventBuffer;
 import io.gridway.relay.buffer.EventFilter;
 import io.gridway.relay.buffer.PartitionFilter;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -11,7 +15,7 @@ import java.util.Set;
  * The validated parameters of {@code GET /v1/sources/{source}/events}. Every parameter is checked
  * here, once, and a bad one becomes a 400 problem naming it; nothing past this class sees raw text.
  *
- * @param since deliver windows above this SCN (unsigned)
+ * @param since deliver windows above this SCN (unsigned; {@code latest} and {@code time:T} resolved against the buffer)
  * @param filter which events
  * @param maxBytes the most bytes of frames per response (per write in stream mode)
  * @param waitMs how long a long-poll waits for data; in stream mode, the heartbeat interval
@@ -39,10 +43,7 @@ record EventsQuery(long since, EventFilter filter, int maxBytes, long waitMs, bo
     }
     HttpConfig.Limits limits = config.limits();
     boolean stream = parseBoolean(one(parameters, "stream"), "stream");
-    // since=latest: the newest SCN the relay has processed, for a consumer group that starts with changes from now on
-    // (a relay still starting has no buffer: 0 here, and the router answers 503 STARTING)
-    long since = !"latest".equals(one(parameters, "since")) ? parseUnsigned(one(parameters, "since"), "since", 0)
-        : source.buffer() == null ? 0 : source.buffer().processedScn();
+    long since = parseSince(one(parameters, "since"), source);
     long maxBytes = parseRange(one(parameters, "maxBytes"), "maxBytes", limits.defaultResponseBytes().bytes(),
         1, limits.maxResponseBytes().bytes());
     long defaultWait = stream ? config.stream().heartbeat().toMillis() : Math.min(10_000, limits.maxWait().toMillis());
@@ -58,6 +59,48 @@ record EventsQuery(long since, EventFilter filter, int maxBytes, long waitMs, bo
       filter = new WhereFilter(partitions, predicates.compile(where), source.schemas());
     }
     return new EventsQuery(since, filter, (int) maxBytes, waitMs, stream);
+  }
+
+  /**
+   * {@code since}: an unsigned SCN; {@code latest}, the newest SCN the relay has processed (a consumer group that starts
+   * with changes from now on); or {@code time:T}, an ISO-8601 instant, the SCN just before the first window of the
+   * buffer committed at or after T (a group's {@code start: time:T}, docs/bootstrap.md §5). A relay still starting has
+   * no buffer, or no floor yet: 0 here, and the router answers 503 STARTING.
+   */
+  private static long parseSince(String text, ServedSource source) {
+    EventBuffer buffer = source.buffer();
+    boolean ready = buffer != null && !buffer.floorPending();
+    if ("latest".equals(text)) {
+      return ready ? buffer.processedScn() : 0;
+    }
+    if (text == null || !text.startsWith("time:")) {
+      return parseUnsigned(text, "since", 0);
+    }
+    String time = text.substring("time:".length());
+    Instant instant;
+    try {
+      instant = Instant.parse(time);
+    } catch (DateTimeParseException e) {
+      throw new Problem.Failure(Problem.badParameter("since", "time:T needs an ISO-8601 instant such as "
+          + "2026-11-26T08:15:00Z, not '" + printable(time) + "'"));
+    }
+    if (!ready) {
+      return 0;
+    }
+    long micros = Math.addExact(Math.multiplyExact(instant.getEpochSecond(), 1_000_000L), instant.getNano() / 1000);
+    CommitTimePosition at = buffer.firstCommittedAtOrAfter(micros);
+    if (at instanceof CommitTimePosition.Found found) {
+      return found.sinceScn();
+    }
+    if (at instanceof CommitTimePosition.BeforeBuffer before) {
+      throw new Problem.Failure(Problem.timeBeforeBuffer(instant.toString(), before.oldestScn(), instantOf(before.oldestMicros())));
+    }
+    CommitTimePosition.NotYet notYet = (CommitTimePosition.NotYet) at;
+    throw new Problem.Failure(Problem.timeNotReached(instant.toString(), notYet.newestScn(), instantOf(notYet.newestMicros())));
+  }
+
+  private static Instant instantOf(long micros) {
+    return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000L);
   }
 
   static String one(Map<String, List<String>> parameters, String name) {

@@ -59,6 +59,37 @@ record Problem(HttpResponseStatus status, String type, String title, String deta
         "windows after " + Long.toUnsignedString(since) + " were evicted; " + held, extra);
   }
 
+  /**
+   * 410 for {@code since=time:T}: the oldest window held is committed at or after T, so earlier windows (evicted, or
+   * never read by this relay) may be too, and the first commit at or after T cannot be told. Carries {@code oldestScn}
+   * like {@code scn-evicted}: a consumer treats both alike ({@code onEvicted}).
+   */
+  static Problem timeBeforeBuffer(String time, long oldestScn, java.time.Instant oldestCommit) {
+    Map<String, Object> extra = new LinkedHashMap<>();
+    extra.put("oldestScn", Long.toUnsignedString(oldestScn));
+    extra.put("oldestCommitTime", oldestCommit.toString());
+    return new Problem(HttpResponseStatus.GONE, "time-evicted", "Time before the buffer",
+        "since=time:" + time + " is at or before the oldest commit this relay holds (SCN "
+            + Long.toUnsignedString(oldestScn) + ", committed " + oldestCommit + "): earlier commits are evicted or were "
+            + "never read, so the first commit at or after it cannot be told; start from a snapshot or an SCN", extra);
+  }
+
+  /**
+   * 503 for {@code since=time:T}: nothing held is committed at or after T yet. The first such commit will be, so the
+   * reader asks again (Retry-After) rather than being placed at the newest SCN, which would hand it the commits
+   * before T that the fetcher has not read yet.
+   */
+  static Problem timeNotReached(String time, long newestScn, java.time.Instant newestCommit) {
+    Map<String, Object> extra = new LinkedHashMap<>();
+    extra.put("reason", "TIME_NOT_REACHED");
+    extra.put("retryAfterSeconds", 1);
+    String newest = newestScn == -1 ? "the buffer holds no window yet"
+        : "the newest commit held is SCN " + Long.toUnsignedString(newestScn) + ", committed " + newestCommit;
+    return new Problem(HttpResponseStatus.SERVICE_UNAVAILABLE, "time-not-reached", "No commit at or after the time yet",
+        "since=time:" + time + ": nothing committed at or after it yet (" + newest + "); retry after the Retry-After hint",
+        extra);
+  }
+
   static Problem tooManyRequests(String what, int limit) {
     return new Problem(HttpResponseStatus.TOO_MANY_REQUESTS, "too-many-requests", "Too many concurrent requests",
         "this relay already serves " + limit + " " + what + " (http.limits); retry later or use another replica",

@@ -18,12 +18,17 @@ final class RawFrames {
   record Ev(int partition, long schemaId, int filler) {}
 
   static WindowWriter window(long scn, List<Ev> events) {
+    return window(scn, 1_000_000L, events);
+  }
+
+  /** A window whose frames carry commit time {@code commitMicros}. */
+  static WindowWriter window(long scn, long commitMicros, List<Ev> events) {
     return out -> {
       int start = out.position();
       try {
         for (Ev e : events) {
           ByteBuffer payload = ByteBuffer.allocate(30 + e.filler());
-          payload.putLong(scn).putLong(1_000_000L).putLong(e.schemaId()).putShort((short) e.partition());
+          payload.putLong(scn).putLong(commitMicros).putLong(e.schemaId()).putShort((short) e.partition());
           payload.put((byte) 0).put((byte) 2).putShort((short) 0);
           for (int i = 0; i < e.filler(); i++) {
             payload.put((byte) (scn + i));
@@ -31,7 +36,7 @@ final class RawFrames {
           frame(out, FrameType.EVENT, payload.array());
         }
         ByteBuffer eow = ByteBuffer.allocate(19);
-        eow.putLong(scn).putLong(1_000_000L).putShort((short) 0).put((byte) 0);
+        eow.putLong(scn).putLong(commitMicros).putShort((short) 0).put((byte) 0);
         frame(out, FrameType.END_OF_WINDOW, eow.array());
       } catch (RuntimeException e) {
         out.position(start);

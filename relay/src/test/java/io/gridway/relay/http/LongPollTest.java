@@ -45,6 +45,36 @@ class LongPollTest {
   }
 
   @Test
+  void sinceTimeStartsAtTheFirstWindowCommittedAtOrAfterIt() throws Exception {
+    Transaction t1 = TestData.transaction(10, 100, 0); // committed 10 ms after the epoch (TestData: SCN × 1000 µs)
+    Transaction t2 = TestData.transaction(20, 100, 1);
+    Transaction t3 = TestData.transaction(30, 100, 0);
+    relay.publish(t1);
+    relay.publish(t2);
+    relay.publish(t3);
+
+    assertThat(RelayHarness.decode(relay.get("/v1/sources/src/events?since=time:1970-01-01T00:00:00.015Z").body())
+        .transactions()).containsExactly(t2, t3);
+    assertThat(RelayHarness.decode(relay.get("/v1/sources/src/events?since=time:1970-01-01T00:00:00.020Z").body())
+        .transactions()).containsExactly(t2, t3);
+    assertThat(RelayHarness.decode(relay.get("/v1/sources/src/events?since=time:1970-01-01T01:00:00.030%2B01:00")
+        .body()).transactions()).containsExactly(t3);
+
+    HttpResponse<byte[]> before = relay.get("/v1/sources/src/events?since=time:1970-01-01T00:00:00.010Z");
+    assertThat(before.statusCode()).isEqualTo(410);
+    assertThat(new String(before.body(), java.nio.charset.StandardCharsets.UTF_8)).contains("time-evicted")
+        .containsPattern("\"oldestScn\" ?: ?\"10\"").contains("at or before the oldest commit this relay holds (SCN 10");
+    HttpResponse<byte[]> after = relay.get("/v1/sources/src/events?since=time:1970-01-01T00:00:00.031Z");
+    assertThat(after.statusCode()).isEqualTo(503);
+    assertThat(after.headers().firstValue("retry-after")).hasValue("1");
+    assertThat(new String(after.body(), java.nio.charset.StandardCharsets.UTF_8)).contains("time-not-reached")
+        .contains("the newest commit held is SCN 30, committed 1970-01-01T00:00:00.030Z");
+    HttpResponse<byte[]> bad = relay.get("/v1/sources/src/events?since=time:yesterday");
+    assertThat(bad.statusCode()).isEqualTo(400);
+    assertThat(new String(bad.body(), java.nio.charset.StandardCharsets.UTF_8)).contains("since: time:T needs an ISO-8601 instant");
+  }
+
+  @Test
   void returnsPromptlyWhenAWindowIsPublishedWhileWaiting() throws Exception {
     relay.publish(TestData.transaction(1, 10, 0));
     long waitMs = 20_000;

@@ -1,0 +1,128 @@
+package io.gridway.cluster;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.apache.helix.AccessOption;
+import org.apache.helix.zookeeper.datamodel.ZNRecord;
+
+/**
+ * On-demand snapshots an operator asked for ({@code gridway snapshot}, docs/bootstrap.md §5.4): one znode per partition,
+ * {@code /<cluster>/PROPERTYSTORE/gridway/snapshots/<group>/<partition>}, carried out by the partition's next leader as
+ * a {@link CheckpointResets checkpoint reset} is, and kept until the load is done.
+ *
+ * <p>Why it stays until done: the request is the durable list of tables to load. The leader that takes it up writes the
+ * partition's snapshot cursor back to the first chunk through its own checkpoint store, then marks the request
+ * {@code taken}; from then on the cursor stored with each checkpoint says how far the load got, and a leader after a
+ * kill resumes it from there, with the tables named here. The consumer deletes the request once a checkpoint carrying
+ * the finished cursor is durable.
+ *
+ * <p>Thread-safe; {@link #close()} it.
+ */
+public final class SnapshotRequests implements AutoCloseable {
+  private static final String TABLES = "tables";
+  private static final String USER = "user";
+  private static final String REQUESTED = "requestedMillis";
+  private static final String TAKEN = "taken";
+
+  private final PropertyStore store;
+
+  private SnapshotRequests(PropertyStore store) {
+    this.store = store;
+  }
+
+  /** Opens a client of its own on {@code cluster}'s property store. */
+  public static SnapshotRequests open(ZkConfig zk, String cluster) {
+    return new SnapshotRequests(new PropertyStore(zk, cluster));
+  }
+
+  /**
+   * A snapshot waiting for, or being carried out by, the partition's leader.
+   *
+   * @param tables {@code db.table} names to load in this order; empty for the group's own list (its {@code
+   *     snapshot.tables}, else what the relay captures)
+   * @param user who asked
+   * @param requestedMillis when, epoch milliseconds
+   * @param taken whether a leader has started it (its cursor is in the checkpoint store from then on)
+   */
+  public record Request(List<String> tables, String user, long requestedMillis, boolean taken) {
+    public Request {
+      tables = List.copyOf(tables);
+      for (String t : tables) {
+        int dot = t.indexOf('.');
+        if (dot <= 0 || dot == t.length() - 1 || t.indexOf(',') >= 0) {
+          throw new IllegalArgumentException("tables: '" + t + "' is not db.table");
+        }
+      }
+    }
+  }
+
+  /** Records (or replaces, starting it over) the snapshot of {@code partition}. */
+  public void request(String group, int partition, Request request) {
+    ZNRecord record = new ZNRecord(group + "/" + partition);
+    record.setSimpleField(TABLES, String.join(",", request.tables()));
+    record.setSimpleField(USER, request.user());
+    record.setLongField(REQUESTED, request.requestedMillis());
+    record.setBooleanField(TAKEN, request.taken());
+    if (!store.accessor.set(path(group, partition), record, AccessOption.PERSISTENT)) {
+      throw new IllegalStateException("cannot write " + path(group, partition));
+    }
+  }
+
+  /** Marks the snapshot of {@code partition} as started by its leader. */
+  public void taken(String group, int partition, Request request) {
+    request(group, partition, new Request(request.tables(), request.user(), request.requestedMillis(), true));
+  }
+
+  /** The snapshot waiting for, or being carried out in, {@code partition}, if any. */
+  public Optional<Request> pending(String group, int partition) {
+    return Optional.ofNullable(store.accessor.get(path(group, partition), null, AccessOption.PERSISTENT))
+        .map(SnapshotRequests::request);
+  }
+
+  /** Every snapshot waiting or in progress in {@code group}, by partition. */
+  public Map<Integer, Request> pending(String group) {
+    String parent = store.path("snapshots", Helix.requireName(group, "group"));
+    List<String> names = store.accessor.getChildNames(parent, AccessOption.PERSISTENT);
+    Map<Integer, Request> result = new TreeMap<>();
+    if (names == null || names.isEmpty()) {
+      return result;
+    }
+    List<ZNRecord> records = store.accessor.get(names.stream().map(n -> parent + "/" + n).toList(), null,
+        AccessOption.PERSISTENT, false);
+    for (int i = 0; i < names.size(); i++) {
+      if (records.get(i) != null) {
+        result.put(Integer.valueOf(names.get(i)), request(records.get(i)));
+      }
+    }
+    return result;
+  }
+
+  /** Drops the snapshot of {@code partition} (loaded, or cancelled); true if there was one. */
+  public boolean remove(String group, int partition) {
+    return store.accessor.exists(path(group, partition), AccessOption.PERSISTENT)
+        && store.accessor.remove(path(group, partition), AccessOption.PERSISTENT);
+  }
+
+  /** Drops every snapshot of {@code group} (the group is being deleted). */
+  void deleteGroup(String group) {
+    store.accessor.remove(store.path("snapshots", Helix.requireName(group, "group")), AccessOption.PERSISTENT);
+  }
+
+  private static Request request(ZNRecord r) {
+    String tables = r.getSimpleField(TABLES);
+    return new Request(tables == null || tables.isEmpty() ? List.of() : Arrays.asList(tables.split(",")),
+        r.getSimpleField(USER), r.getLongField(REQUESTED, 0), r.getBooleanField(TAKEN, false));
+  }
+
+  private String path(String group, int partition) {
+    return store.path("snapshots", Helix.requireName(group, "group"), Integer.toString(partition));
+  }
+
+  @Override
+  public void close() {
+    store.close();
+  }
+}
