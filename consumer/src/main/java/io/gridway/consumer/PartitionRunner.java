@@ -40,6 +40,8 @@ final class PartitionRunner {
   private final SnapshotProgress snapshot;
   /** The snapshot section with its tables resolved (the relay's when the config lists none), or null. */
   private final ConsumerConfig.Snapshot tablesToLoad;
+  /** The tables this run loads (an on-demand snapshot's own list, or else tablesToLoad's), for the status. */
+  private final List<String> loadingTables;
 
   /** Everything a partition shares with the rest of its consumer. */
   record Shared(ConsumerConfig config, CheckpointStore store, BatchHandler handler, Partitioner partitioner,
@@ -142,6 +144,7 @@ final class PartitionRunner {
     }
     this.snapshot = snapshot;
     this.tablesToLoad = tablesToLoad;
+    this.loadingTables = tables;
     this.shared = shared;
     this.state = new PartitionState(partition, start, shared.hooks().listener());
     this.buffer = new PartitionBuffer(config.pull().bufferBytes().bytes());
@@ -264,7 +267,7 @@ final class PartitionRunner {
     if (covered == null || covered.cursor() == null) {
       return status;
     }
-    List<String> tables = tablesToLoad == null ? List.of() : tablesToLoad.tables();
+    List<String> tables = loadingTables;
     SnapshotCursor at = SnapshotCursor.decode(covered.cursor(), tables);
     return status.withSnapshot(new PartitionStatus.SnapshotLoad(at.isDone(tables) ? null : tables.get(at.table()),
         at.table() + 1, tables.size(), covered.chunks(), covered.rows()));

@@ -36,10 +36,10 @@ class SnapshotProgressTest {
     // the request's taker stored a cursor of no table: the load starts at the first chunk of whatever list it has
     assertThat(SnapshotCursor.decode("start-over", TABLES)).isEqualTo(SnapshotCursor.FIRST);
     SnapshotProgress progress = new SnapshotProgress("start-over", loaded::incrementAndGet);
-    progress.record(100, "db.b\n[5]");
+    progress.record(100, "db.b\n[5]", 0);
     progress.stored(progress.cursorAt(100));
     assertThat(loaded).hasValue(0);
-    progress.record(200, Checkpoint.SNAPSHOT_DONE);
+    progress.record(200, Checkpoint.SNAPSHOT_DONE, 0);
     assertThat(loaded).hasValue(0); // recorded, not durable yet
     progress.stored(progress.cursorAt(200));
     assertThat(loaded).hasValue(1);
