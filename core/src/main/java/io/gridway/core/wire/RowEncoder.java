@@ -65,11 +65,12 @@ final class RowEncoder {
       case FLOAT32 -> out.putInt(Float.floatToRawIntBits(expect(value, Float.class)));
       case FLOAT64 -> out.putLong(Double.doubleToRawLongBits(expect(value, Double.class)));
       case STRING -> {
-        if (value instanceof Utf8Text text) { // already the wire's bytes: checked when the decoder made it
+        if (value instanceof Utf8Text text && text.isWellFormed()) { // already the wire's bytes
           out.putInt(text.byteLength());
           text.writeTo(out);
         } else {
-          FieldWriter.text(utf8, out, expect(value, String.class), "value");
+          // a String, or bytes that were not UTF-8 after all: their String, with U+FFFD for what is malformed
+          FieldWriter.text(utf8, out, value instanceof Utf8Text text ? text.toString() : expect(value, String.class), "value");
         }
       }
       case BYTES -> {

@@ -147,8 +147,13 @@ class DecodersTest {
     byte[] hello = "héllo 😀".getBytes(java.nio.charset.StandardCharsets.UTF_8);
     assertThat(held(text("utf8mb4"), concat(le(hello.length, 1), hello))).isInstanceOf(Utf8Text.class).hasToString("héllo 😀");
     assertThat(held(text("utf8mb3"), concat(le(3, 1), new byte[] {'a', (byte) 0xC3, (byte) 0xA9}))).isInstanceOf(Utf8Text.class);
-    // malformed UTF-8 (a server in a lax sql_mode can store it) is decoded as before: replaced, not passed on
-    assertThat(held(text("utf8mb4"), concat(le(2, 1), new byte[] {(byte) 0xC3, '('}))).isEqualTo("\uFFFD(");
+    // malformed UTF-8 (a server in a lax sql_mode can store it) reads as before: replaced, not passed on. It is
+    // held unchecked; the frame encoder finds it malformed and writes that String (Utf8TextTest)
+    byte[] malformed = concat(le(2, 1), new byte[] {(byte) 0xC3, '('});
+    assertThat(decode(text("utf8mb4"), malformed)).isEqualTo("\uFFFD(");
+    assertThat(held(text("utf8mb4"), malformed)).isInstanceOfSatisfying(Utf8Text.class, t -> assertThat(t.isWellFormed()).isFalse());
+    assertThat(held(text("utf8mb4"), concat(le(hello.length, 1), hello)))
+        .isInstanceOfSatisfying(Utf8Text.class, t -> assertThat(t.isWellFormed()).isTrue());
     // single-byte sets: ASCII is the same bytes in UTF-8; anything else is not and must be decoded
     assertThat(held(text("latin1"), concat(le(5, 1), "plain".getBytes(java.nio.charset.StandardCharsets.US_ASCII))))
         .isInstanceOf(Utf8Text.class).hasToString("plain");
