@@ -73,7 +73,7 @@ public final class Row extends AbstractList<Object> {
     return new Row(values);
   }
 
-  /** The value of a column, of its canonical Java type; text held as UTF-8 and compact DECIMALs are made (once) here. */
+  /** The value of a column, of its canonical Java type; held UTF-8 text and compact DECIMALs are made (once) here. */
   @Override
   public Object get(int index) {
     Object value = values[index];
@@ -84,8 +84,8 @@ public final class Row extends AbstractList<Object> {
 
   /**
    * The value as this row holds it: as {@link #get}, except that text a decoder kept as UTF-8 stays a
-   * {@link Utf8Text} and a DECIMAL kept as its unscaled long a {@link CompactDecimal}. For code that encodes or copies values without reading them (into a row made with
-   * {@link #ofChecked}).
+   * {@link Utf8Text} and a DECIMAL kept as its unscaled long a {@link CompactDecimal}. For code that encodes
+   * or copies values without reading them (into a row made with {@link #ofChecked}).
    */
   public Object held(int index) {
     return values[index];

@@ -15,8 +15,8 @@ import java.nio.charset.StandardCharsets;
  * publishing work. Also the one definition of well-formed UTF-8 (RFC 3629) the codec uses.
  *
  * <p>Immutable and thread-safe: the String is made, and an unchecked text checked, at most once per reading
- * thread (a benign race, as in {@link String#hashCode}). It does not copy: it holds a range of an array its creator never changes
- * again. It compares by identity; rows compare their values as Strings.
+ * thread (a benign race, as in {@link String#hashCode}). It does not copy: it holds a range of an array its
+ * creator never changes again. It compares by identity; rows compare their values as Strings.
  */
 public final class Utf8Text {
   private static final long HIGH_BITS = 0x8080_8080_8080_8080L;
@@ -65,7 +65,8 @@ public final class Utf8Text {
    * mean something else than in UTF-8. The caller must never change that range afterwards.
    */
   public static Utf8Text ifAscii(byte[] bytes, int offset, int length) {
-    return asciiUpTo(bytes, offset, offset + length) == offset + length ? new Utf8Text(bytes, offset, length, WELL_FORMED) : null;
+    return asciiUpTo(bytes, offset, offset + length) == offset + length
+        ? new Utf8Text(bytes, offset, length, WELL_FORMED) : null;
   }
 
   /**

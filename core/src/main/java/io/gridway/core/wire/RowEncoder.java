@@ -70,7 +70,8 @@ final class RowEncoder {
           text.writeTo(out);
         } else {
           // a String, or bytes that were not UTF-8 after all: their String, with U+FFFD for what is malformed
-          FieldWriter.text(utf8, out, value instanceof Utf8Text text ? text.toString() : expect(value, String.class), "value");
+          String s = value instanceof Utf8Text text ? text.toString() : expect(value, String.class);
+          FieldWriter.text(utf8, out, s, "value");
         }
       }
       case BYTES -> {
@@ -143,7 +144,8 @@ final class RowEncoder {
   /** The same checks and bytes as for the equal BigDecimal, straight from the unscaled long. */
   private static void compactDecimal(SchemaLayout layout, int i, CompactDecimal d, ByteBuffer out) {
     if (d.scale() != layout.scale[i]) {
-      throw new IllegalArgumentException("DECIMAL scale " + d.scale() + " differs from the column's " + layout.scale[i]);
+      throw new IllegalArgumentException("DECIMAL scale " + d.scale() + " differs from the column's "
+          + layout.scale[i]);
     }
     if (d.precision() > layout.precision[i]) {
       throw new IllegalArgumentException(d + " has more than the column's " + layout.precision[i] + " digits");
