@@ -8,8 +8,9 @@ import java.util.Objects;
 /**
  * One row image: a value per column of a {@link TableSchema}, in column order, each of the column's
  * canonical Java type ({@link Column#javaType()}) or null for SQL NULL. An empty string and NULL
- * stay distinct. A decoder may hold a text value as its UTF-8 bytes ({@link Utf8Text}, through {@link
- * #ofChecked}): {@link #get} still gives its String, and {@link #held} the value as held.
+ * stay distinct. A decoder may hold a text value as its UTF-8 bytes ({@link Utf8Text}) and a DECIMAL of at
+ * most 18 digits as its unscaled long ({@link CompactDecimal}), through {@link #ofChecked}: {@link #get}
+ * still gives its String or BigDecimal, and {@link #held} the value as held.
  *
  * <p>Immutable and thread-safe. Rows compare by value, as lists of what {@link #get} returns; binary values
  * compare by content.
@@ -56,7 +57,8 @@ public final class Row extends AbstractList<Object> {
    * once at compile time. Only the width is checked, and the array is taken over, not copied: the
    * caller must not touch it afterwards. A value that does not fit its column still never reaches a
    * reader: the frame encoder checks each value's type and range as it writes it, naming the table and
-   * column. A text value may be a {@link Utf8Text}. Everything else uses {@link #of}.
+   * column. A text value may be a {@link Utf8Text}, a DECIMAL a {@link CompactDecimal}. Everything else uses
+   * {@link #of}.
    *
    * @throws IllegalArgumentException when the schema is missing or the number of values differs from its columns
    */
@@ -71,17 +73,19 @@ public final class Row extends AbstractList<Object> {
     return new Row(values);
   }
 
-  /** The value of a column, of its canonical Java type; text held as UTF-8 is decoded (once) here. */
+  /** The value of a column, of its canonical Java type; held UTF-8 text and compact DECIMALs are made (once) here. */
   @Override
   public Object get(int index) {
     Object value = values[index];
-    return value instanceof Utf8Text text ? text.toString() : value;
+    return value instanceof Utf8Text text ? text.toString()
+        : value instanceof CompactDecimal decimal ? decimal.toBigDecimal()
+        : value;
   }
 
   /**
    * The value as this row holds it: as {@link #get}, except that text a decoder kept as UTF-8 stays a
-   * {@link Utf8Text}. For code that encodes or copies values without reading them (into a row made with
-   * {@link #ofChecked}).
+   * {@link Utf8Text} and a DECIMAL kept as its unscaled long a {@link CompactDecimal}. For code that encodes
+   * or copies values without reading them (into a row made with {@link #ofChecked}).
    */
   public Object held(int index) {
     return values[index];

@@ -14,24 +14,41 @@ import java.nio.charset.StandardCharsets;
  * fetcher's thread and encoding it back to the same bytes on the publisher's was a third of the relay's
  * publishing work. Also the one definition of well-formed UTF-8 (RFC 3629) the codec uses.
  *
- * <p>Immutable and thread-safe: the String is made at most once per reading thread (a benign race, as
- * in {@link String#hashCode}). It does not copy: it holds a range of an array its creator never changes
- * again. It compares by identity; rows compare their values as Strings.
+ * <p>Immutable and thread-safe: the String is made, and an unchecked text checked, at most once per reading
+ * thread (a benign race, as in {@link String#hashCode}). It does not copy: it holds a range of an array its
+ * creator never changes again. It compares by identity; rows compare their values as Strings.
  */
 public final class Utf8Text {
   private static final long HIGH_BITS = 0x8080_8080_8080_8080L;
   /** Eight bytes of an array at once (byte order is irrelevant to the bit tests made with it). */
   private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.nativeOrder());
 
+  private static final byte UNCHECKED = 0;
+  private static final byte WELL_FORMED = 1;
+  private static final byte MALFORMED = 2;
+
   private final byte[] bytes;
   private final int offset;
   private final int length;
   private String text; // made on first read
+  private byte form; // UNCHECKED until isWellFormed() looked (a benign race: every thread finds the same)
 
-  private Utf8Text(byte[] bytes, int offset, int length) {
+  private Utf8Text(byte[] bytes, int offset, int length, byte form) {
     this.bytes = bytes;
     this.offset = offset;
     this.length = length;
+    this.form = form;
+  }
+
+  /**
+   * The text of {@code bytes[offset, offset + length)}, bytes in a UTF-8 character set that are checked only
+   * when somebody writes or reads them ({@link #isWellFormed}), not by the thread that makes this: a binlog
+   * fetcher's reader thread is the relay's busiest, and the publisher that writes the bytes has time. Reads as
+   * {@code new String(bytes, offset, length, UTF_8)} either way, so malformed sequences read as U+FFFD exactly
+   * as if the fetcher had decoded them. The caller must never change that range afterwards.
+   */
+  public static Utf8Text unchecked(byte[] bytes, int offset, int length) {
+    return new Utf8Text(bytes, offset, length, UNCHECKED);
   }
 
   /**
@@ -39,7 +56,7 @@ public final class Utf8Text {
    * null (decode them another way). The caller must never change that range afterwards.
    */
   public static Utf8Text ifWellFormed(byte[] bytes, int offset, int length) {
-    return isWellFormed(bytes, offset, offset + length) ? new Utf8Text(bytes, offset, length) : null;
+    return isWellFormed(bytes, offset, offset + length) ? new Utf8Text(bytes, offset, length, WELL_FORMED) : null;
   }
 
   /**
@@ -48,15 +65,30 @@ public final class Utf8Text {
    * mean something else than in UTF-8. The caller must never change that range afterwards.
    */
   public static Utf8Text ifAscii(byte[] bytes, int offset, int length) {
-    return asciiUpTo(bytes, offset, offset + length) == offset + length ? new Utf8Text(bytes, offset, length) : null;
+    return asciiUpTo(bytes, offset, offset + length) == offset + length
+        ? new Utf8Text(bytes, offset, length, WELL_FORMED) : null;
   }
 
-  /** How many bytes the UTF-8 form takes. */
+  /**
+   * Whether the bytes are well-formed UTF-8, the wire's form of this text: always for one made by {@link
+   * #ifWellFormed} or {@link #ifAscii}; looked at once for one made by {@link #unchecked}. When not, the text
+   * is its String ({@link #toString}, with U+FFFD for what is malformed), and {@link #writeTo} must not be used.
+   */
+  public boolean isWellFormed() {
+    byte f = form;
+    if (f == UNCHECKED) {
+      f = isWellFormed(bytes, offset, offset + length) ? WELL_FORMED : MALFORMED;
+      form = f;
+    }
+    return f == WELL_FORMED;
+  }
+
+  /** How many bytes the held form takes (the UTF-8 form's length when {@link #isWellFormed}). */
   public int byteLength() {
     return length;
   }
 
-  /** Puts the UTF-8 bytes at the buffer's position. */
+  /** Puts the UTF-8 bytes at the buffer's position; only for text that {@link #isWellFormed}. */
   public void writeTo(ByteBuffer out) {
     out.put(bytes, offset, length);
   }

@@ -13,6 +13,16 @@ public interface TransactionSink {
   void accept(Transaction transaction) throws InterruptedException;
 
   /**
+   * One committed transaction with the fetcher's estimate of the heap its events hold, in bytes: their values'
+   * bytes (or the source records they are held in) plus about 128 per event and 16 per value. A sink that bounds
+   * what it queues by memory takes this instead of walking every value again on the fetcher's thread; a fetcher
+   * that keeps the count as it decodes calls this one. The default ignores the estimate.
+   */
+  default void accept(Transaction transaction, long heldBytes) throws InterruptedException {
+    accept(transaction);
+  }
+
+  /**
    * The source is idle (or its traffic was all filtered out) up to this SCN: lets consumers' checkpoints
    * advance. SCNs of heartbeats never decrease and stay below the next transaction's SCN. A fetcher
    * sets the heartbeat's position when it knows one (the relay persists it, so a restart does not

@@ -1,6 +1,7 @@
 package io.gridway.core.wire;
 
 import io.gridway.core.event.Bytes;
+import io.gridway.core.event.CompactDecimal;
 import io.gridway.core.event.Row;
 import io.gridway.core.event.Utf8Text;
 import io.gridway.core.event.ZeroDate;
@@ -64,11 +65,13 @@ final class RowEncoder {
       case FLOAT32 -> out.putInt(Float.floatToRawIntBits(expect(value, Float.class)));
       case FLOAT64 -> out.putLong(Double.doubleToRawLongBits(expect(value, Double.class)));
       case STRING -> {
-        if (value instanceof Utf8Text text) { // already the wire's bytes: checked when the decoder made it
+        if (value instanceof Utf8Text text && text.isWellFormed()) { // already the wire's bytes
           out.putInt(text.byteLength());
           text.writeTo(out);
         } else {
-          FieldWriter.text(utf8, out, expect(value, String.class), "value");
+          // a String, or bytes that were not UTF-8 after all: their String, with U+FFFD for what is malformed
+          String s = value instanceof Utf8Text text ? text.toString() : expect(value, String.class);
+          FieldWriter.text(utf8, out, s, "value");
         }
       }
       case BYTES -> {
@@ -107,6 +110,10 @@ final class RowEncoder {
   }
 
   private static void decimal(SchemaLayout layout, int i, Object value, ByteBuffer out) {
+    if (value instanceof CompactDecimal c) {
+      compactDecimal(layout, i, c, out);
+      return;
+    }
     BigDecimal d = expect(value, BigDecimal.class);
     if (d.scale() != layout.scale[i]) {
       throw new IllegalArgumentException("DECIMAL scale " + d.scale() + " differs from the column's " + layout.scale[i]);
@@ -131,6 +138,25 @@ final class RowEncoder {
         throw new IllegalArgumentException(d + " needs " + bytes.length + " bytes, more than the wire's 30");
       }
       out.put((byte) bytes.length).put(bytes);
+    }
+  }
+
+  /** The same checks and bytes as for the equal BigDecimal, straight from the unscaled long. */
+  private static void compactDecimal(SchemaLayout layout, int i, CompactDecimal d, ByteBuffer out) {
+    if (d.scale() != layout.scale[i]) {
+      throw new IllegalArgumentException("DECIMAL scale " + d.scale() + " differs from the column's "
+          + layout.scale[i]);
+    }
+    if (d.precision() > layout.precision[i]) {
+      throw new IllegalArgumentException(d + " has more than the column's " + layout.precision[i] + " digits");
+    }
+    long u = d.unscaled();
+    int bits = 64 - Long.numberOfLeadingZeros(u < 0 ? ~u : u); // BigInteger.bitLength of u
+    out.put((byte) d.scale());
+    int n = bits / 8 + 1;
+    out.put((byte) n);
+    for (int shift = 8 * (n - 1); shift >= 0; shift -= 8) {
+      out.put((byte) (u >>> shift));
     }
   }
 

@@ -22,9 +22,9 @@ import org.slf4j.LoggerFactory;
  * the other. The fetcher's thread puts transactions and heartbeats into a bounded queue, in order; one
  * publisher thread takes them.
  *
- * <p>Bounds: at most {@code maxBytes} of transactions queued, by {@link #heldBytes}'s estimate of the
- * heap their values hold (a bigger transaction waits until the queue is empty, then goes alone; the
- * fetcher bounds one transaction itself), and at most 4,096 items. {@link #accept} blocks while full —
+ * <p>Bounds: at most {@code maxBytes} of transactions queued, by the fetcher's estimate of the heap
+ * their values hold when it gives one, else by {@link #heldBytes}'s (a bigger transaction waits until the
+ * queue is empty, then goes alone; the fetcher bounds one transaction itself), and at most 4,096 items. {@link #accept} blocks while full —
  * the back-pressure the fetcher SPI expects. A count of events bounded nothing: 16,384 rows of a 1 MB
  * TEXT are 16 GB. Failures travel back: once the publisher has failed (a window larger than
  * {@code maxWindow}, a policy that does not fit), every later {@link #accept} or {@link #heartbeat}
@@ -65,8 +65,14 @@ public final class PublishQueue implements TransactionSink, AutoCloseable {
 
   @Override
   public void accept(Transaction transaction) throws InterruptedException {
+    accept(transaction, heldBytes(transaction));
+  }
+
+  /** With the fetcher's own estimate (the binlog fetcher counts it as it decodes): no second pass over the values. */
+  @Override
+  public void accept(Transaction transaction, long heldBytes) throws InterruptedException {
     throwIfFailed();
-    Queued queued = new Queued(transaction, permits(transaction));
+    Queued queued = new Queued(transaction, (int) Math.min(maxPermits, Math.max(1, heldBytes >> PERMIT_SHIFT)));
     held.acquire(queued.permits());
     queue.put(queued);
   }
@@ -106,14 +112,11 @@ public final class PublishQueue implements TransactionSink, AutoCloseable {
     }
   }
 
-  private int permits(Transaction transaction) {
-    return (int) Math.min(maxPermits, Math.max(1, heldBytes(transaction) >> PERMIT_SHIFT));
-  }
-
   /**
    * An estimate of the heap a transaction's events hold: their values' bytes (text as its UTF-8 or its
    * chars, binary values' length) plus a fixed overhead per event and per value. One pass over the values,
-   * no allocation.
+   * no allocation: for a fetcher that does not give its own estimate ({@link TransactionSink#accept(Transaction,
+   * long)}).
    */
   static long heldBytes(Transaction transaction) {
     long bytes = 0;

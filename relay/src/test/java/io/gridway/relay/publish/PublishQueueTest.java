@@ -74,6 +74,31 @@ class PublishQueueTest {
   }
 
   @Test
+  void theFetchersOwnEstimateBoundsTheQueueWithoutAnotherPassOverTheValues() throws Exception {
+    EventBuffer buffer = new EventBuffer(64L << 20, 1 << 20, 4096, 0);
+    PublishQueue queue = new PublishQueue("s", new Publisher("s", buffer, new SchemaRegistry()), 1 << 20);
+    assertThat(PublishQueue.heldBytes(tx(1, 1, 10))).isLessThan(1024); // measured, one permit each
+    AtomicLong accepted = new AtomicLong();
+    Thread fetcher = new Thread(() -> {
+      try {
+        for (long scn = 1; scn <= 8; scn++) {
+          queue.accept(tx(scn, 1, 10), 300 << 10); // the fetcher says 300 KiB
+          accepted.set(scn);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    fetcher.start(); // the publisher thread is not started yet: nothing leaves the queue
+    await().atMost(Duration.ofSeconds(10)).until(() -> fetcher.getState() == Thread.State.WAITING);
+    assertThat(accepted.get()).isEqualTo(3); // the 4th would make 1,200 KiB of the 1,024
+    queue.start();
+    fetcher.join(10_000);
+    queue.close();
+    assertThat(buffer.windowsPublished()).isEqualTo(8);
+  }
+
+  @Test
   void aPublisherFailureStopsTheFetcherAtItsNextCallAndNothingBehindItIsPublished() throws Exception {
     EventBuffer buffer = new EventBuffer(64L << 20, 1 << 20, 4096, 0);
     Publisher publisher = new Publisher("s", buffer, new SchemaRegistry());

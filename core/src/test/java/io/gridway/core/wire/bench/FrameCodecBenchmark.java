@@ -1,12 +1,15 @@
 package io.gridway.core.wire.bench;
 
 import io.gridway.core.event.ChangeEvent;
+import io.gridway.core.event.CompactDecimal;
+import io.gridway.core.event.Row;
 import io.gridway.core.schema.TableSchema;
 import io.gridway.core.wire.EventView;
 import io.gridway.core.wire.FrameEncoder;
 import io.gridway.core.wire.FrameReader;
 import io.gridway.core.wire.FrameType;
 import io.gridway.core.wire.RowView;
+import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -41,6 +44,10 @@ public class FrameCodecBenchmark {
   @Param({"heap", "direct"})
   public String buffer;
 
+  /** How the DECIMAL column is held: {@code big} (a BigDecimal), {@code compact} (a CompactDecimal, as the binlog fetcher holds ≤ 18 digits). */
+  @Param({"big", "compact"})
+  public String decimal;
+
   private List<ChangeEvent> events;
   private FrameEncoder encoder;
   private ByteBuffer out;
@@ -52,6 +59,9 @@ public class FrameCodecBenchmark {
   public void setUp() {
     List<TableSchema> tables = Workload.tables();
     events = Workload.events(tables);
+    if ("compact".equals(decimal)) {
+      events = events.stream().map(FrameCodecBenchmark::compactDecimal).toList();
+    }
     encoder = new FrameEncoder();
     out = allocate(64 * 1024);
     ByteBuffer all = allocate(Workload.EVENTS * 2048 + 64 * 1024);
@@ -69,6 +79,14 @@ public class FrameCodecBenchmark {
     }
     System.out.printf("%n[workload] %d events, average EVENT frame %d bytes%n", events.size(),
         (frames.limit() - eventsStart) / events.size());
+  }
+
+  /** The same event with its DECIMAL (column 2) held as a {@link CompactDecimal}. */
+  private static ChangeEvent compactDecimal(ChangeEvent e) {
+    Object[] values = e.after().toArray();
+    BigDecimal d = (BigDecimal) values[2];
+    values[2] = CompactDecimal.of(d.unscaledValue().longValueExact(), d.scale());
+    return ChangeEvent.insert(e.schema(), Row.ofChecked(e.schema(), values), e.scn(), e.commitTimeMicros(), e.partition());
   }
 
   private ByteBuffer allocate(int capacity) {

@@ -162,7 +162,7 @@ final class DeliveryQueue {
   }
 
   private void deliver(PendingWindow window) throws InterruptedException {
-    sink.accept(window.toTransaction());
+    sink.accept(window.toTransaction(), window.heldBytes());
     lastDelivered = window.position();
     boundary = window.after();
     lastDeliveryMillis = clock.millis();

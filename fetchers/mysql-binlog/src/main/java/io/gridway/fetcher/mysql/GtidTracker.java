@@ -60,8 +60,12 @@ final class GtidTracker {
       return;
     }
     if (isMariaDb(gtid)) {
-      mariaDb.put(Long.parseLong(gtid.substring(0, gtid.indexOf('-'))), gtid);
+      mariaDb.put(Long.parseLong(gtid, 0, gtid.indexOf('-'), 10), gtid);
       known = true;
+      if (mariaDb.size() == 1 && mysql == null) {
+        text = gtid; // the usual one domain: the set is this GTID, nothing to join (once per transaction)
+        return;
+      }
     } else if (known) {
       if (mysql == null) {
         mysql = new GtidSet("");

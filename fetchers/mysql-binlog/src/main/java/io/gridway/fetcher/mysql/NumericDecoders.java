@@ -1,5 +1,6 @@
 package io.gridway.fetcher.mysql;
 
+import io.gridway.core.event.CompactDecimal;
 import io.gridway.core.schema.Column;
 import io.gridway.core.schema.ColumnType;
 import java.math.BigDecimal;
@@ -9,7 +10,8 @@ import java.util.List;
 /**
  * Integers, DECIMAL, FLOAT, DOUBLE, BIT and YEAR. Integers are little-endian in the row image; the
  * column's signedness (from the table map's SIGNEDNESS metadata) decides how the top bit reads. BIGINT
- * UNSIGNED becomes a {@link BigInteger} (up to 2^64−1), every other integer a {@link Long}. Stateless.
+ * UNSIGNED becomes a {@link BigInteger} (up to 2^64−1), every other integer a {@link Long}; a DECIMAL of up to 18
+ * digits is held as a {@link CompactDecimal}, a wider one is a {@link BigDecimal}. Stateless.
  */
 final class NumericDecoders {
   private static final BigInteger TWO_TO_64 = BigInteger.ONE.shiftLeft(64);
@@ -112,13 +114,34 @@ final class NumericDecoders {
       return size;
     }
 
-    BigDecimal decode(ByteReader in) {
+    /**
+     * The value: a {@link CompactDecimal} (its unscaled long) up to 18 digits, which the relay writes to the wire
+     * without making a BigDecimal; a BigDecimal beyond.
+     */
+    Object decode(ByteReader in) {
       byte[] buf = in.array();
       int at = in.advance(size);
       // The sign is the inverted top bit; a negative number has every byte inverted.
       boolean negative = (buf[at] & 0x80) == 0;
       int mask = negative ? 0xFF : 0;
-      Digits digits = fitsLong ? new LongDigits() : new BigDigits();
+      if (fitsLong) {
+        long unscaled = 0;
+        int p = at;
+        int leading = BYTES_FOR_DIGITS[intLeadingDigits];
+        if (leading > 0) {
+          unscaled = group(buf, p, leading, mask, true);
+          p += leading;
+        }
+        for (int g = 0; g < intFullGroups + fracFullGroups; g++, p += 4) {
+          unscaled = unscaled * POW10[DIGITS_PER_INT] + group(buf, p, 4, mask, p == at);
+        }
+        int trailing = BYTES_FOR_DIGITS[fracTrailingDigits];
+        if (trailing > 0) {
+          unscaled = unscaled * POW10[fracTrailingDigits] + group(buf, p, trailing, mask, p == at);
+        }
+        return CompactDecimal.of(negative ? -unscaled : unscaled, scale);
+      }
+      BigDigits digits = new BigDigits();
       int p = at;
       int leading = BYTES_FOR_DIGITS[intLeadingDigits];
       if (leading > 0) {
@@ -150,33 +173,12 @@ final class NumericDecoders {
       return v;
     }
 
-    private interface Digits {
-      void append(long group, int digits);
-
-      BigDecimal toDecimal(boolean negative, int scale);
-    }
-
-    private static final class LongDigits implements Digits {
-      private long unscaled;
-
-      @Override
-      public void append(long group, int digits) {
-        unscaled = unscaled * POW10[digits] + group;
-      }
-
-      @Override
-      public BigDecimal toDecimal(boolean negative, int scale) {
-        return BigDecimal.valueOf(negative ? -unscaled : unscaled, scale);
-      }
-    }
-
-    private static final class BigDigits implements Digits {
+    private static final class BigDigits {
       private BigInteger unscaled = BigInteger.ZERO;
       private long pending;
       private int pendingDigits;
 
-      @Override
-      public void append(long group, int digits) {
+      void append(long group, int digits) {
         if (pendingDigits + digits > 18) {
           unscaled = unscaled.multiply(BigInteger.TEN.pow(pendingDigits)).add(BigInteger.valueOf(pending));
           pending = 0;
@@ -186,8 +188,7 @@ final class NumericDecoders {
         pendingDigits += digits;
       }
 
-      @Override
-      public BigDecimal toDecimal(boolean negative, int scale) {
+      BigDecimal toDecimal(boolean negative, int scale) {
         BigInteger value = unscaled.multiply(BigInteger.TEN.pow(pendingDigits)).add(BigInteger.valueOf(pending));
         return new BigDecimal(negative ? value.negate() : value, scale);
       }

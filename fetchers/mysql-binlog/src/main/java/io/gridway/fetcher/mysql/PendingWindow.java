@@ -12,10 +12,11 @@ import java.util.List;
  * statement, or one that commits after such a window (commit order is kept). Not thread-safe; the binlog
  * reader thread owns it.
  *
+ * @param heldBytes the heap its events hold, as {@link WindowBuffer#heldBytes} counted it
  * @param origin the origin id that tags the transaction's events ({@link OriginMarker}), or ""
  * @param after where reading resumes once this window is delivered
  */
-record PendingWindow(List<Object> parts, int events, Scn scn, long commitMicros, SourcePosition.Binlog position,
+record PendingWindow(List<Object> parts, int events, long heldBytes, Scn scn, long commitMicros, SourcePosition.Binlog position,
     String gtid, String origin, ResumePoint after) {
 
   boolean resolved() {

@@ -15,9 +15,14 @@ import java.util.List;
  * reader thread owns it.
  */
 final class WindowBuffer {
+  /** The per-event and per-value overheads of TransactionSink#accept(Transaction, long)'s estimate. */
+  private static final int EVENT_OVERHEAD = 128;
+  private static final int VALUE_OVERHEAD = 16;
+
   private final List<Object> parts = new ArrayList<>(); // RowsData or TableChange, in binlog order
   private int events;
   private long bytes;
+  private long heldBytes;
   private String origin = "";
 
   void add(RowsData rows) {
@@ -29,12 +34,16 @@ final class WindowBuffer {
     parts.add(rows);
     events += rows.rows();
     bytes += rows.bytes();
+    // the values' bytes are in the event body (text held as UTF-8 keeps a range of it), so its size counts them
+    heldBytes += rows.bytes() + (long) rows.rows() * EVENT_OVERHEAD
+        + (long) rows.images().size() * rows.schema().columnCount() * VALUE_OVERHEAD;
   }
 
   void add(TableChange change) {
     parts.add(change);
     events++;
     bytes += change.ddl() == null ? 64 : change.ddl().length();
+    heldBytes += EVENT_OVERHEAD + (change.ddl() == null ? 0 : change.ddl().length());
   }
 
   /** Gives the window's unresolved changes of a table their schema (DDL inside a transaction, then its rows). */
@@ -55,16 +64,27 @@ final class WindowBuffer {
     return bytes;
   }
 
+  /**
+   * The heap the window's events will hold, for {@code TransactionSink#accept(Transaction, long)}: counted as the
+   * parts arrive (row event bodies plus the per-event and per-value overheads), so that no one walks every value
+   * again to bound the relay's publish queue.
+   */
+  long heldBytes() {
+    return heldBytes;
+  }
+
   void clear() {
     parts.clear();
     events = 0;
     bytes = 0;
+    heldBytes = 0;
     origin = "";
   }
 
   /** The window so far, committed at {@code scn}: to deliver now or hold (the buffer is cleared). */
   PendingWindow seal(Scn scn, long commitMicros, SourcePosition.Binlog position, String gtid, ResumePoint after) {
-    PendingWindow window = new PendingWindow(new ArrayList<>(parts), events, scn, commitMicros, position, gtid, origin, after);
+    PendingWindow window = new PendingWindow(new ArrayList<>(parts), events, heldBytes, scn, commitMicros, position, gtid, origin,
+        after);
     clear();
     return window;
   }

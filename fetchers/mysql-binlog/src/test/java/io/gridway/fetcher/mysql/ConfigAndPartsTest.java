@@ -107,6 +107,11 @@ class ConfigAndPartsTest {
     GtidTracker unknown = new GtidTracker("");
     unknown.add("0-1-3"); // a MariaDB GTID states its whole domain
     assertThat(unknown.current()).isEqualTo("0-1-3");
+    unknown.add("0-1-4"); // one domain: the set is its last GTID
+    assertThat(unknown.current()).isEqualTo("0-1-4");
+    unknown.add("12-1-9");
+    unknown.add("0-2-5");
+    assertThat(unknown.current()).isEqualTo("0-2-5,12-1-9"); // ordered by domain as a number
     GtidTracker mysql = new GtidTracker("3e11fa47-71ca-11e1-9e33-c80aa9429562:1-5");
     mysql.add("3e11fa47-71ca-11e1-9e33-c80aa9429562:6");
     assertThat(mysql.current()).isEqualTo("3e11fa47-71ca-11e1-9e33-c80aa9429562:1-6");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gridway.core.event.Bytes;
+import io.gridway.core.event.CompactDecimal;
 import io.gridway.core.event.Utf8Text;
 import io.gridway.core.event.ZeroDate;
 import io.gridway.core.fetch.FetcherException;
@@ -40,6 +41,34 @@ class DecodersTest {
     BigDecimal tiny = new BigDecimal("-0.000000000000000000000000000001");
     assertThat(decode(new ColumnSpec("t", "d", BinlogType.NEWDECIMAL, 30 << 8 | 65, true, false, null, List.of()),
         encodeDecimal(65, 30, tiny))).isEqualTo(tiny);
+  }
+
+  @Test
+  void decimalsOfUpTo18DigitsAreHeldAsTheirUnscaledLong() {
+    for (int precision = 1; precision <= 18; precision++) {
+      for (int scale = 0; scale <= precision; scale++) {
+        String nines = "9".repeat(precision);
+        for (String digits : List.of("0", "1", nines.substring(1) + "8", nines)) {
+          for (BigDecimal value : List.of(new BigDecimal(new BigInteger(digits), scale),
+              new BigDecimal(new BigInteger(digits).negate(), scale))) {
+            ColumnSpec spec = new ColumnSpec("t", "d", BinlogType.NEWDECIMAL, scale << 8 | precision, true, false, null, List.of());
+            Object held = held(spec, encodeDecimal(precision, scale, value));
+            assertThat(held).as("DECIMAL(%d,%d) %s", precision, scale, value).isInstanceOf(CompactDecimal.class);
+            CompactDecimal d = (CompactDecimal) held;
+            assertThat(d.toBigDecimal()).as("DECIMAL(%d,%d)", precision, scale).isEqualTo(value); // scale included
+            assertThat(d.unscaled()).isEqualTo(value.unscaledValue().longValueExact());
+            assertThat(d.precision()).isEqualTo(value.precision());
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void decimalsOfMoreThan18DigitsStayBigDecimals() {
+    BigDecimal max19 = new BigDecimal("-9999999999999999.999");
+    assertThat(held(new ColumnSpec("t", "d", BinlogType.NEWDECIMAL, 3 << 8 | 19, true, false, null, List.of()),
+        encodeDecimal(19, 3, max19))).isInstanceOf(BigDecimal.class).isEqualTo(max19);
   }
 
   @Test
@@ -118,8 +147,13 @@ class DecodersTest {
     byte[] hello = "héllo 😀".getBytes(java.nio.charset.StandardCharsets.UTF_8);
     assertThat(held(text("utf8mb4"), concat(le(hello.length, 1), hello))).isInstanceOf(Utf8Text.class).hasToString("héllo 😀");
     assertThat(held(text("utf8mb3"), concat(le(3, 1), new byte[] {'a', (byte) 0xC3, (byte) 0xA9}))).isInstanceOf(Utf8Text.class);
-    // malformed UTF-8 (a server in a lax sql_mode can store it) is decoded as before: replaced, not passed on
-    assertThat(held(text("utf8mb4"), concat(le(2, 1), new byte[] {(byte) 0xC3, '('}))).isEqualTo("\uFFFD(");
+    // malformed UTF-8 (a server in a lax sql_mode can store it) reads as before: replaced, not passed on. It is
+    // held unchecked; the frame encoder finds it malformed and writes that String (Utf8TextTest)
+    byte[] malformed = concat(le(2, 1), new byte[] {(byte) 0xC3, '('});
+    assertThat(decode(text("utf8mb4"), malformed)).isEqualTo("\uFFFD(");
+    assertThat(held(text("utf8mb4"), malformed)).isInstanceOfSatisfying(Utf8Text.class, t -> assertThat(t.isWellFormed()).isFalse());
+    assertThat(held(text("utf8mb4"), concat(le(hello.length, 1), hello)))
+        .isInstanceOfSatisfying(Utf8Text.class, t -> assertThat(t.isWellFormed()).isTrue());
     // single-byte sets: ASCII is the same bytes in UTF-8; anything else is not and must be decoded
     assertThat(held(text("latin1"), concat(le(5, 1), "plain".getBytes(java.nio.charset.StandardCharsets.US_ASCII))))
         .isInstanceOf(Utf8Text.class).hasToString("plain");
@@ -169,7 +203,7 @@ class DecodersTest {
   /** The value as a row's reader sees it ({@code Row.get}: text held as UTF-8 is read as its String). */
   private static Object decode(ColumnSpec spec, byte[] bytes) {
     Object value = held(spec, bytes);
-    return value instanceof Utf8Text text ? text.toString() : value;
+    return value instanceof Utf8Text text ? text.toString() : value instanceof CompactDecimal d ? d.toBigDecimal() : value;
   }
 
   /** The value as the decoder made it. */

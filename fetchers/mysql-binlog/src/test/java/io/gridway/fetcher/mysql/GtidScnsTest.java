@@ -53,6 +53,43 @@ class GtidScnsTest {
   }
 
   @Test
+  void aGtidIsReadInPlaceExactlyAsSplittingItOnDashesReadIt() {
+    assertThat(GtidScns.parse("0-1-18446744073709551615")).containsExactly(0, 1, -1); // unsigned
+    assertThat(GtidScns.parse(" 12-345-6789 ")).containsExactly(12, 345, 6789);
+    // every string of up to 7 characters over digits, dashes, a sign, a space and a letter: the same numbers or the same error
+    char[] alphabet = {'0', '7', '-', '+', ' ', 'x'};
+    for (int length = 0; length <= 7; length++) {
+      for (long n = 0, count = (long) Math.pow(alphabet.length, length); n < count; n++) {
+        char[] text = new char[length];
+        long rest = n;
+        for (int i = 0; i < length; i++, rest /= alphabet.length) {
+          text[i] = alphabet[(int) (rest % alphabet.length)];
+        }
+        String gtid = new String(text);
+        long[] expected = splitParse(gtid);
+        if (expected == null) {
+          assertThatThrownBy(() -> GtidScns.parse(gtid)).as("'%s'", gtid).isInstanceOf(FetcherException.class)
+              .hasMessageContaining("'" + gtid + "' is not a MariaDB GTID");
+        } else {
+          assertThat(GtidScns.parse(gtid)).as("'%s'", gtid).containsExactly(expected);
+        }
+      }
+    }
+  }
+
+  /** How parse read a GTID before: trim, split on "-", three unsigned numbers; null where it refused. */
+  private static long[] splitParse(String gtid) {
+    String[] parts = gtid.trim().split("-");
+    try {
+      return parts.length == 3
+          ? new long[] {Long.parseUnsignedLong(parts[0]), Long.parseUnsignedLong(parts[1]), Long.parseUnsignedLong(parts[2])}
+          : null;
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
+  @Test
   void aSecondDomainIsRefusedNamingTheGtidAndTheDomainFollowed() {
     GtidScns rule = new GtidScns(0, "0-1-10");
     assertThatThrownBy(() -> rule.passed("1-1-11", 1, 4)).isInstanceOf(FetcherException.class)

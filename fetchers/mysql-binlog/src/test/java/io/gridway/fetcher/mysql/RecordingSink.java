@@ -14,10 +14,19 @@ import java.util.function.Predicate;
 final class RecordingSink implements TransactionSink {
   final List<Transaction> transactions = new CopyOnWriteArrayList<>();
   final List<Heartbeat> heartbeats = new CopyOnWriteArrayList<>();
+  /** The fetcher's estimate of each transaction's heap, where it gave one (-1 where it did not). */
+  final List<Long> heldBytes = new CopyOnWriteArrayList<>();
   volatile FetcherException failure;
 
   @Override
   public void accept(Transaction transaction) {
+    heldBytes.add(-1L);
+    transactions.add(transaction);
+  }
+
+  @Override
+  public void accept(Transaction transaction, long estimate) {
+    heldBytes.add(estimate);
     transactions.add(transaction);
   }
 

@@ -49,6 +49,15 @@ class TransactionAssemblerTest {
   }
 
   @Test
+  void eachTransactionComesWithTheHeapItsEventsHoldCountedAsTheyWereRead() throws Exception {
+    feed(binlog.rotate(FILE, 4), binlog.gtid(11, false), binlog.rows(T, Operation.INSERT, row(1, "a"), row(2, "b")),
+        binlog.rows(T, Operation.UPDATE, row(1, "a"), row(1, "z")), binlog.xid(),
+        binlog.gtid(12, false), binlog.rows(T, Operation.DELETE, row(2, "b")), binlog.xid());
+    // per row event: its 100-byte body, 128 per change event, 16 per value of every image (T has 2 columns)
+    assertThat(sink.heldBytes).containsExactly((100 + 2 * 128 + 2 * 2 * 16) + (100 + 128 + 2 * 2 * 16L), 100 + 128 + 2 * 16L);
+  }
+
+  @Test
   void rolledBackAndUnfinishedGroupsNeverArrive() throws Exception {
     feed(binlog.rotate(FILE, 4), binlog.gtid(11, false), binlog.rows(T, Operation.INSERT, row(1, "rolled back")),
         binlog.query("db", "ROLLBACK"));
