@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Timeout;
  * row for row ({@link PhoenixRows}): each TRUNCATE removed exactly the rows older than it, in whichever partition and
  * however often it was applied. The seed is printed; {@code -Dgridway.seed=} repeats a run.
  */
-@Timeout(600)
+@Timeout(1500)
 class PhoenixTruncateIT {
   private static final List<String> TABLES = List.of("items", "notes", "ticks");
   /** Kill rounds: 2, or 10 under {@code -Pchaos}. */
@@ -87,7 +87,8 @@ class PhoenixTruncateIT {
         long base = ticks(cluster, database);
         writer.allow(80);
         long goal = base + 1 + random.nextInt(80);
-        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(5))
+        // generous: the first run also creates the three tables, which took over 2 minutes at a load average of 75
+        await().atMost(Duration.ofSeconds(300)).pollInterval(Duration.ofMillis(5))
             .until(() -> ticks(cluster, database) >= goal);
         long delay = random.nextInt(200);
         Thread.sleep(delay); // the seeded random moment itself, not a wait for something to happen
@@ -110,7 +111,7 @@ class PhoenixTruncateIT {
       }
       assertThat(want.get("items")).as("rows written after the last TRUNCATE (seed %d)", seed).isNotEmpty();
       try {
-        await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(500))
+        await().atMost(Duration.ofSeconds(300)).pollInterval(Duration.ofMillis(500))
             .until(() -> read(cluster, database, columns).equals(want));
       } catch (org.awaitility.core.ConditionTimeoutException e) {
         System.out.printf("phoenix truncate K=%d: not caught up (seed %d)%n", partitions, seed); // compared below
@@ -198,7 +199,7 @@ class PhoenixTruncateIT {
         config.toString()));
     Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     processes.add(process);
-    await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(20))
+    await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(20))
         .until(() -> !process.isAlive() || Files.readString(log).contains("gridway consumer started"));
     assertThat(process.isAlive()).as("consumer started (see %s)", log).isTrue();
     return process;
