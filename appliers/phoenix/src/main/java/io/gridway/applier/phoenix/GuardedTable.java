@@ -142,6 +142,22 @@ final class GuardedTable {
       int i = schema.keyIndex(k);
       types[i].bind(ps, p++, before.get(i));
     }
+    bindTombstoneTail(ps, p, guard);
+  }
+
+  /**
+   * Binds to {@link #tombstoneSql()}: a key as Phoenix returned it from {@link #truncateScanSql()} (its JDBC objects
+   * bound back unchanged, so no value passes through a core type on the way).
+   */
+  void bindKeyTombstone(PreparedStatement ps, Object[] key, BigDecimal guard) throws SQLException {
+    int p = 1;
+    for (Object value : key) {
+      ps.setObject(p++, value);
+    }
+    bindTombstoneTail(ps, p, guard);
+  }
+
+  private void bindTombstoneTail(PreparedStatement ps, int p, BigDecimal guard) throws SQLException {
     ps.setBigDecimal(p++, guard);
     for (int i = 0; i < types.length; i++) {
       if (!isKey[i]) {
@@ -224,6 +240,32 @@ final class GuardedTable {
     return sql.append(q(DELETED)).append(" = CASE WHEN ").append(g).append(" < ? THEN ").append(deleted).append(" ELSE ")
         .append(q(DELETED)).append(" END, ").append(g).append(" = CASE WHEN ").append(g).append(" < ? THEN ? ELSE ")
         .append(g).append(" END").toString();
+  }
+
+  /**
+   * The keys of the live rows last written by a change older than a guard (a TRUNCATE's): what it must tombstone. Bind
+   * the guard.
+   */
+  String truncateScanSql() {
+    StringBuilder sql = new StringBuilder("SELECT ");
+    for (int k = 0; k < schema.keySize(); k++) {
+      sql.append(k == 0 ? "" : ", ").append(q(schema.column(schema.keyIndex(k)).name()));
+    }
+    return sql.append(" FROM ").append(base).append(" WHERE ").append(q(GUARD)).append(" < ? AND ").append(q(DELETED))
+        .append(" = FALSE").toString();
+  }
+
+  /**
+   * A keyless table's TRUNCATE: deletes the rows of inserts with a lower SCN, in unsigned order ({@code GW_SCN} holds
+   * the SCN's 64 bits as a signed BIGINT, so SCNs of 2^63 and more read as negative). Bind the SCN's bits.
+   */
+  String keylessTruncateSql(long scn) {
+    String s = q(SCN);
+    return "DELETE FROM " + base + " WHERE " + (scn >= 0 ? s + " >= 0 AND " + s + " < ?" : s + " >= 0 OR " + s + " < ?");
+  }
+
+  int keySize() {
+    return schema.keySize();
   }
 
   String keylessSql() {

@@ -45,6 +45,7 @@ final class PhoenixApplier implements BatchHandler {
   private final PhoenixTargetConfig config;
   private final Supplier<ApplyPolicy> policy;
   private final ChangeLog changeLog;
+  private final GuardedTruncate truncate;
   private final Map<Long, GuardedTable> tables = new ConcurrentHashMap<>();
   private final Counter rows;
   private final Counter commits;
@@ -62,6 +63,7 @@ final class PhoenixApplier implements BatchHandler {
     this.connections = connections;
     this.config = config;
     this.policy = policy;
+    this.truncate = new GuardedTruncate(connections);
     this.changeLog = config.parsedMode() == PhoenixTargetConfig.Mode.CHANGE_LOG
         ? new ChangeLog(config.changeLogTableName()) : null;
     if (changeLog != null) {
@@ -112,11 +114,13 @@ final class PhoenixApplier implements BatchHandler {
       table(e.schema());
       return 0;
     }
-    if (e.op() == Operation.TRUNCATE) {
-      throw new UnsupportedChangeException("TRUNCATE of " + e.schema().qualifiedName() + " at SCN " + e.scn()
-          + " cannot be applied by guarded row writes (README.md: use change-log mode, or re-snapshot the table)");
-    }
     GuardedTable table = table(e.schema());
+    if (e.op() == Operation.TRUNCATE) {
+      int removed = truncate.apply(c, table, e.scn().value(), guard(e.scn().value(), position));
+      log.info("phoenix: TRUNCATE of {} at SCN {} (partition {}): {} rows removed", table.view(),
+          Long.toUnsignedString(e.scn().value()), partition, removed);
+      return removed;
+    }
     if (!e.schema().hasPrimaryKey()) {
       if (e.op() != Operation.INSERT) {
         throw new UnsupportedChangeException(e.op() + " on " + e.schema().qualifiedName() + " (no primary key) at SCN "

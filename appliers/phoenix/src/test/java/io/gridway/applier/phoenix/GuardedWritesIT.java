@@ -131,6 +131,58 @@ class GuardedWritesIT {
     assertThat(applier.classify(new UnsupportedChangeException("x"))).isEqualTo(io.gridway.consumer.BatchHandler.Failure.FATAL);
   }
 
+  /** TRUNCATE of the keyed table, then of the keyless one, in one source transaction. */
+  private static Transaction truncate(TableSchema keyed, TableSchema keyless, long scn) {
+    return tx(scn, new ChangeEvent(keyed, io.gridway.core.event.Operation.TRUNCATE, null, null, null, new Scn(scn),
+        scn * 1000, 0, ""), new ChangeEvent(keyless, io.gridway.core.event.Operation.TRUNCATE, null, null, null,
+        new Scn(scn), scn * 1000, 0, ""));
+  }
+
+  /**
+   * The relay copies a TRUNCATE (SCN 30) to every partition, and partitions apply at their own pace: here partition A
+   * is at the TRUNCATE, C already past it (a truncated key reused, a new key), B behind it (an older insert not yet
+   * applied). Each copy tombstones what is older than the TRUNCATE, so the end state is the source's whatever the
+   * order, and replays of older inserts and of the TRUNCATE itself leave it so.
+   */
+  @Test
+  void aTruncateRemovesExactlyTheOlderRowsWhicheverPartitionAppliesItWhenAndAfterReplays() throws Exception {
+    TableSchema s = schema("trunc");
+    TableSchema log = TableSchema.of("src", "trunc", "audit", List.of(Column.of("what", ColumnType.VARCHAR)), List.of());
+    PhoenixApplier applier = new PhoenixApplier(connections, PhoenixTargetConfig.rows(cluster.url()),
+        new SimpleMeterRegistry());
+    Transaction older = tx(10, insert(s, 10, 1, "a", 1L), insert(s, 10, 2, "b", 2L),
+        ChangeEvent.insert(log, Row.of(log, "old"), new Scn(10), 10_000, 0));
+    Transaction lateOlder = tx(25, insert(s, 25, 5, "e", 5L), ChangeEvent.insert(log, Row.of(log, "late"), new Scn(25),
+        25_000, 0));
+    Transaction newer = tx(40, insert(s, 40, 2, "b-again", 20L), insert(s, 40, 6, "f", 6L),
+        ChangeEvent.insert(log, Row.of(log, "new"), new Scn(40), 40_000, 0));
+    String view = "SELECT \"id\", \"name\", \"qty\" FROM \"trunc\".\"items\" ORDER BY \"id\"";
+    String audit = "SELECT \"what\" FROM \"trunc\".\"audit\" ORDER BY \"what\"";
+
+    apply(applier, older, truncate(s, log, 30)); // partition A, in one batch with the older rows
+    assertThat(rows(view)).isEmpty();
+    apply(applier, newer); // partition C, past the TRUNCATE, before B reached it
+    apply(applier, lateOlder); // partition B, catching up: its older rows are visible for a moment
+    assertThat(rows(view)).containsExactly("2|b-again|20", "5|e|5", "6|f|6");
+    apply(applier, truncate(s, log, 30)); // B's copy of the TRUNCATE
+    assertThat(rows(view)).containsExactly("2|b-again|20", "6|f|6");
+    assertThat(rows(audit)).containsExactly("new");
+
+    // a kill replays every partition from before the TRUNCATE: older rows, the TRUNCATE, newer rows, in any order
+    apply(applier, older);
+    apply(applier, lateOlder);
+    assertThat(rows(view)).as("older keys the TRUNCATE tombstoned stay hidden").containsExactly("2|b-again|20",
+        "6|f|6");
+    apply(applier, truncate(s, log, 30));
+    apply(applier, newer);
+    assertThat(rows(view)).containsExactly("2|b-again|20", "6|f|6");
+    assertThat(rows(audit)).containsExactly("new");
+    assertThat(rows("SELECT \"id\", \"GW_DELETED\", CAST(\"GW_GUARD\" AS BIGINT) FROM \"trunc\".\"items_gw\""
+        + " ORDER BY \"id\""))
+        .containsExactly("1|true|" + (30L << 32), "2|false|" + (40L << 32), "5|true|" + (30L << 32),
+            "6|false|" + ((40L << 32) + 1));
+  }
+
   @Test
   void changeLogHoldsEachChangeOnceWhateverIsReplayed() throws Exception {
     TableSchema s = schema("logged");
