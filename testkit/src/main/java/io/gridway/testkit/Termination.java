@@ -67,8 +67,13 @@ final class Termination {
    */
   static boolean awaitExit(ProcessHandle process, Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
-    // isAlive() compares the start time, so a reused pid reads as exited; a zombie has exited too
-    while (process.isAlive() && !ProcessId.isZombie(process.pid())) {
+    // A child of this JVM is waited for until the JDK has reaped it: as a zombie its pid still answers kill(pid, 0),
+    // and PostgreSQL restarted on the same data directory refuses to run while the pid in postmaster.pid does (the
+    // reaper thread is late on a loaded machine). Another's zombie is reaped by its own parent: it has exited.
+    long self = ProcessHandle.current().pid();
+    boolean child = process.parent().map(p -> p.pid() == self).orElse(false);
+    // isAlive() compares the start time, so a reused pid reads as exited
+    while (process.isAlive() && (child || !ProcessId.isZombie(process.pid()))) {
       if (System.nanoTime() - deadline > 0) {
         return false;
       }
