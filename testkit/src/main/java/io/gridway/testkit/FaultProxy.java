@@ -19,7 +19,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 
 /**
- * A TCP proxy on 127.0.0.1 (random port) in front of one {@code host:port}, whose faults a test switches while it
+ * A TCP proxy on 127.0.0.1 (or another local address, such as a test network namespace's veth; random port) in front
+ * of one {@code host:port}, whose faults a test switches while it
  * runs: added latency and a bandwidth limit per {@link Direction}, resets (RST, now or every N seconds), a blackhole
  * and a half-open connection. The kernel of this machine has no {@code netem}, so the faults are made here, in the
  * test's JVM.
@@ -41,6 +42,7 @@ public final class FaultProxy implements AutoCloseable {
   }
 
   private final InetSocketAddress target;
+  private final String bindHost;
   private final EventLoopGroup group;
   private final Channel server;
   private final Set<ProxiedConnection> open = ConcurrentHashMap.newKeySet();
@@ -50,8 +52,9 @@ public final class FaultProxy implements AutoCloseable {
   private volatile Faults faults = Faults.NONE;
   private ScheduledFuture<?> resetting; // guarded by this
 
-  private FaultProxy(InetSocketAddress target) throws InterruptedException {
+  private FaultProxy(String bindHost, InetSocketAddress target) throws InterruptedException {
     this.target = target;
+    this.bindHost = bindHost;
     this.group = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
     try {
       this.server = new ServerBootstrap()
@@ -69,7 +72,7 @@ public final class FaultProxy implements AutoCloseable {
               connection.connect(target);
             }
           })
-          .bind(new InetSocketAddress("127.0.0.1", 0))
+          .bind(new InetSocketAddress(bindHost, 0))
           .sync()
           .channel();
     } catch (InterruptedException | RuntimeException e) {
@@ -80,12 +83,20 @@ public final class FaultProxy implements AutoCloseable {
 
   /** Starts a proxy in front of {@code host:port}, in pass-through. */
   public static FaultProxy start(String host, int port) throws InterruptedException {
-    return new FaultProxy(InetSocketAddress.createUnresolved(host, port));
+    return start("127.0.0.1", host, port);
   }
 
-  /** Always 127.0.0.1. */
+  /**
+   * Starts a proxy listening on {@code bindHost} (a local address, e.g. the host end of a veth pair, so that a process in
+   * another network namespace can reach a server bound to 127.0.0.1) in front of {@code host:port}, in pass-through.
+   */
+  public static FaultProxy start(String bindHost, String host, int port) throws InterruptedException {
+    return new FaultProxy(bindHost, InetSocketAddress.createUnresolved(host, port));
+  }
+
+  /** The address the proxy listens on: 127.0.0.1 unless started on another. */
   public String host() {
-    return "127.0.0.1";
+    return bindHost;
   }
 
   /** The proxy's own port: clients connect here instead of to the target. */
@@ -205,6 +216,6 @@ public final class FaultProxy implements AutoCloseable {
 
   @Override
   public String toString() {
-    return "FaultProxy 127.0.0.1:" + port() + " -> " + target() + " " + faults;
+    return "FaultProxy " + bindHost + ":" + port() + " -> " + target() + " " + faults;
   }
 }

@@ -14,20 +14,25 @@ import java.util.List;
  * log_slave_updates} (so the replica's binlog holds the primary's transactions under their own GTIDs and a reader
  * can resume there by GTID) and {@code gtid_strict_mode}. The replica starts at the primary's position when the pair
  * is made (each server's own set-up statements stay its own). {@link #promoteReplica()} does what an operator does
- * after losing the primary.
+ * after losing the primary; {@link #switchPrimary()} and {@link #rejoinOldPrimary()} switch the roles over and over
+ * (the fault suite's rounds). Both servers start with {@code --read-only=ON}, so a restarted server never comes back
+ * as a second writable host; the primary is switched to {@code read_only=OFF} once the pair is made.
  *
- * <p>Thread-safe as far as the servers are; the caller closes the pair (both servers).
+ * <p>Thread-safe as far as the servers are (the roles are swapped atomically for readers such as a writer thread
+ * calling {@link #connectToPrimary}); the caller closes the pair (both servers).
  */
 public final class MariaDbGtidPair implements AutoCloseable {
-  private static final List<String> OPTIONS = List.of("--log-slave-updates=ON", "--gtid-strict-mode=ON");
+  private static final List<String> OPTIONS = List.of("--log-slave-updates=ON", "--gtid-strict-mode=ON",
+      "--read-only=ON");
   private static final Duration CATCH_UP = Duration.ofSeconds(60);
 
-  private final PrivateMariaDb primary;
-  private final PrivateMariaDb replica;
+  /** The current roles, swapped together by {@link #switchPrimary()}. */
+  private record Roles(PrivateMariaDb primary, PrivateMariaDb replica) {}
+
+  private volatile Roles roles;
 
   private MariaDbGtidPair(PrivateMariaDb primary, PrivateMariaDb replica) {
-    this.primary = primary;
-    this.replica = replica;
+    this.roles = new Roles(primary, replica);
   }
 
   /** Starts both servers and the replication between them; returns once the replica runs. */
@@ -36,15 +41,10 @@ public final class MariaDbGtidPair implements AutoCloseable {
     PrivateMariaDb replica = null;
     try {
       replica = PrivateMariaDb.dedicated(OPTIONS);
+      primary.execute("", "SET GLOBAL read_only = OFF");
       String position = gtidBinlogPos(primary);
-      replica.execute("",
-          "RESET MASTER", // forget the replica's own set-up transactions: its history is the primary's from here
-          "SET GLOBAL gtid_slave_pos = '" + position + "'",
-          "CHANGE MASTER TO MASTER_HOST = '127.0.0.1', MASTER_PORT = " + primary.port() + ", MASTER_USER = '"
-              + primary.replicationUser() + "', MASTER_PASSWORD = '" + primary.replicationPassword() + "',"
-              + " MASTER_CONNECT_RETRY = 1, MASTER_USE_GTID = slave_pos",
-          "SET GLOBAL read_only = ON",
-          "START SLAVE");
+      replica.execute("", "RESET MASTER"); // forget the replica's own set-up transactions: its history is the primary's from here
+      replicate(replica, primary, position);
       MariaDbGtidPair pair = new MariaDbGtidPair(primary, replica);
       pair.awaitReplicaCaughtUp();
       return pair;
@@ -57,18 +57,92 @@ public final class MariaDbGtidPair implements AutoCloseable {
     }
   }
 
+  /** The server that is primary now. */
   public PrivateMariaDb primary() {
-    return primary;
+    return roles.primary();
   }
 
+  /** The server that is (or, after {@link #switchPrimary()} and before {@link #rejoinOldPrimary()}, was) replica now. */
   public PrivateMariaDb replica() {
-    return replica;
+    return roles.replica();
+  }
+
+  /**
+   * A connection (autocommit off) to {@code database} on whichever server takes writes now ({@code read_only=OFF}), as a
+   * client that follows the primary would find it.
+   *
+   * @throws SQLException when no server takes writes (during a switch) or none answers
+   */
+  public Connection connectToPrimary(String database) throws SQLException {
+    Roles now = roles;
+    SQLException failure = new SQLException("no server of the pair takes writes now (read_only=OFF)");
+    for (PrivateMariaDb server : List.of(now.primary(), now.replica())) {
+      Connection c = null;
+      try {
+        c = server.connect(database);
+        boolean writable;
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT @@global.read_only")) {
+          rs.next();
+          writable = !rs.getBoolean(1);
+        }
+        if (writable) {
+          c.setAutoCommit(false);
+          return c;
+        }
+        c.close();
+      } catch (SQLException e) {
+        failure.addSuppressed(e);
+        if (c != null) {
+          c.close();
+        }
+      }
+    }
+    throw failure;
+  }
+
+  /**
+   * A primary switch as an operator makes it under load without losing a committed transaction: the primary stops
+   * taking writes ({@code read_only=ON}: its clients' commits fail from here), the replica applies all the primary has
+   * logged, the old primary is killed (SIGKILL — gone, its readers cut wherever they were) and the replica promoted.
+   * Returns once the new primary takes writes; the old one stays down until {@link #rejoinOldPrimary()}.
+   */
+  public void switchPrimary() throws SQLException {
+    Roles before = roles;
+    before.primary().execute("", "SET GLOBAL read_only = ON");
+    awaitReplicaCaughtUp();
+    before.primary().kill();
+    promoteReplica();
+    roles = new Roles(before.replica(), before.primary());
+  }
+
+  /**
+   * Starts the server {@link #switchPrimary()} killed again (its {@code --read-only=ON} keeps it from taking writes)
+   * and makes it a replica of the new primary from its own last GTID (it holds exactly the new primary's history up to
+   * the switch); returns once it has caught up, so the pair can switch again.
+   */
+  public void rejoinOldPrimary() throws SQLException {
+    Roles now = roles;
+    now.replica().start();
+    replicate(now.replica(), now.primary(), gtidBinlogPos(now.replica()));
+    awaitReplicaCaughtUp();
+  }
+
+  /** Makes {@code replica} (read_only, not replicating) replicate {@code primary} from GTID position {@code from}. */
+  private static void replicate(PrivateMariaDb replica, PrivateMariaDb primary, String from) throws SQLException {
+    replica.execute("",
+        "SET GLOBAL gtid_slave_pos = '" + from + "'",
+        "CHANGE MASTER TO MASTER_HOST = '127.0.0.1', MASTER_PORT = " + primary.port() + ", MASTER_USER = '"
+            + primary.replicationUser() + "', MASTER_PASSWORD = '" + primary.replicationPassword() + "',"
+            + " MASTER_CONNECT_RETRY = 1, MASTER_USE_GTID = slave_pos",
+        "SET GLOBAL read_only = ON",
+        "START SLAVE");
   }
 
   /** Waits until the replica has applied everything the primary has logged now ({@code MASTER_GTID_WAIT}). */
   public void awaitReplicaCaughtUp() throws SQLException {
-    String position = gtidBinlogPos(primary);
-    try (Connection c = replica.connect("");
+    Roles now = roles;
+    String position = gtidBinlogPos(now.primary());
+    try (Connection c = now.replica().connect("");
         PreparedStatement p = c.prepareStatement("SELECT MASTER_GTID_WAIT(?, ?)")) {
       p.setString(1, position);
       p.setLong(2, CATCH_UP.toSeconds());
@@ -76,7 +150,7 @@ public final class MariaDbGtidPair implements AutoCloseable {
         rs.next();
         if (rs.getInt(1) != 0) {
           throw new IllegalStateException("the replica did not reach the primary's GTID position " + position + " within "
-              + CATCH_UP + "; replica status: " + slaveStatus());
+              + CATCH_UP + "; replica status: " + slaveStatus(now.replica()));
         }
       }
     }
@@ -84,7 +158,7 @@ public final class MariaDbGtidPair implements AutoCloseable {
 
   /** Makes the replica a primary: STOP SLAVE; RESET SLAVE ALL; SET GLOBAL read_only=OFF. */
   public void promoteReplica() throws SQLException {
-    replica.execute("", "STOP SLAVE", "RESET SLAVE ALL", "SET GLOBAL read_only = OFF");
+    roles.replica().execute("", "STOP SLAVE", "RESET SLAVE ALL", "SET GLOBAL read_only = OFF");
   }
 
   /** {@code @@gtid_binlog_pos} of a server: its last logged GTID per domain. */
@@ -97,7 +171,7 @@ public final class MariaDbGtidPair implements AutoCloseable {
     }
   }
 
-  private String slaveStatus() {
+  private static String slaveStatus(PrivateMariaDb replica) {
     try (Connection c = replica.connect("");
         Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("SHOW SLAVE STATUS")) {
@@ -113,10 +187,11 @@ public final class MariaDbGtidPair implements AutoCloseable {
 
   @Override
   public void close() {
+    Roles now = roles;
     try {
-      replica.close();
+      now.replica().close();
     } finally {
-      primary.close();
+      now.primary().close();
     }
   }
 }

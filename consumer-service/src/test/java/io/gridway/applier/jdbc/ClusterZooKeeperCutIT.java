@@ -25,7 +25,9 @@ import org.junit.jupiter.api.Timeout;
  * again, and the next round cuts whichever consumer owns the partition then; 1 round, 20 under {@code -Pchaos}. Then
  * target = source ({@link FaultRig#verifier()}).
  */
-@Timeout(600)
+// 20 rounds under -Pchaos outlasted 600 s, and then 1800 s (about 90 s a round), on the loaded 2-core development
+// machine (load average 40-100), each time with every round passed and the writer finishing
+@Timeout(3600)
 class ClusterZooKeeperCutIT {
   private static final String FENCED_METRIC = "gridway_consumer_checkpoint_fenced_total";
   private long allowed;
@@ -84,8 +86,9 @@ class ClusterZooKeeperCutIT {
         String output = rig.consumerOutput(owner);
         String current = output.substring(output.lastIndexOf("gridway consumer started"));
         assertThat(current).as("round %d: %s's commit after the takeover was rejected by the target", round, owner)
-            .containsPattern("CheckpointFencedException: checkpoint of faults/0 fenced: writer generation \\d+ is older"
-                + " than the current owner's \\d+");
+            // (the batch's commit: "CheckpointFencedException: checkpoint …"; the checkpoint writer's own write:
+            // "CheckpointWriter - partition 0: checkpoint …" — both the target's refusal, seen in -Pchaos rounds)
+            .containsPattern("checkpoint of faults/0 fenced: writer generation \\d+ is older than the current owner's \\d+");
         countersSeen += fenced[0] > 0 ? 1 : 0;
 
         links.get(owner).passThrough();
@@ -117,7 +120,7 @@ class ClusterZooKeeperCutIT {
    * The instance leading partition 0 now, or null when none or both do: in the output of its current start, its last
    * "starting" line for the partition comes after its last "stopped" line.
    */
-  private static String owner(FaultRig rig) throws Exception {
+  static String owner(FaultRig rig) throws Exception {
     String found = null;
     for (String instance : new String[] {"c1", "c2"}) {
       String all = rig.consumerOutput(instance);
@@ -140,7 +143,7 @@ class ClusterZooKeeperCutIT {
   }
 
   /** How many times {@code instance} has started partition 0 (led it), over all its starts. */
-  private static long starts(FaultRig rig, String instance) throws Exception {
+  static long starts(FaultRig rig, String instance) throws Exception {
     return rig.consumerOutput(instance).lines().filter(l -> l.contains("partition 0: starting at SCN")).count();
   }
 }

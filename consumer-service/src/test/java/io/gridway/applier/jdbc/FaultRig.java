@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 import io.gridway.consumer.service.ConsumerMain;
 import io.gridway.relay.Relay;
 import io.gridway.relay.RelayConfig;
+import io.gridway.testkit.MariaDbGtidPair;
+import io.gridway.testkit.NetworkNamespace;
 import io.gridway.testkit.PrivateMariaDb;
 import io.gridway.testkit.ReplicaVerifier;
 import io.gridway.testkit.SqlRows;
@@ -33,7 +35,7 @@ import java.util.regex.Pattern;
  * the consumer, stops the relay and the writer, and closes the dedicated servers.
  */
 final class FaultRig implements AutoCloseable {
-  private static final Pattern HTTP_LINE = Pattern.compile("/metrics on http://127\\.0\\.0\\.1:(\\d+)");
+  private static final Pattern HTTP_LINE = Pattern.compile("/metrics on http://([0-9.]+):(\\d+)");
 
   /**
    * What a scenario breaks.
@@ -41,22 +43,36 @@ final class FaultRig implements AutoCloseable {
    * @param dedicatedSource a MariaDB source of the scenario's own (to kill or purge), with {@link OutageWorkload}
    * @param target the target's kind
    * @param relayPositionFile whether the relay keeps its position in a file (a restarted relay resumes there)
+   * @param gtidPair the source is a {@link MariaDbGtidPair} (primary and replica, both dedicated) that the relay follows
+   *     with {@code scn: gtid} and both hosts, written by an {@link OutageWorkload} that follows the primary
    */
-  record Setup(boolean dedicatedSource, FaultTarget.Kind target, boolean relayPositionFile) {
+  record Setup(boolean dedicatedSource, FaultTarget.Kind target, boolean relayPositionFile, boolean gtidPair) {
     /** The shared servers, no position file: for faults of the links between them. */
     static final Setup LINKS = new Setup(false, FaultTarget.Kind.SHARED_POSTGRES, false);
+    /** A source primary and replica in GTID replication, for primary switches. */
+    static final Setup PRIMARY_SWITCH = new Setup(true, FaultTarget.Kind.SHARED_POSTGRES, false, true);
+
+    Setup(boolean dedicatedSource, FaultTarget.Kind target, boolean relayPositionFile) {
+      this(dedicatedSource, target, relayPositionFile, false);
+    }
   }
 
   final Path dir;
   final long seed;
   final Random random;
+  /** The source server; of a {@link #pair}, the first primary (the current one is {@code pair.primary()}). */
   final PrivateMariaDb source;
+  /** The source's primary and replica, or null for a source of one server. */
+  final MariaDbGtidPair pair;
   final FaultTarget target;
   final String database;
   final int relayPort;
   final FaultLoad writer;
   private final boolean dedicatedSource;
   private final boolean relayPositionFile;
+  /** Connections to the source's database: its server, or whichever server of the pair takes writes. */
+  private final OutageWorkload.Connector sourceDb;
+  private final List<Relay> moreRelays = new ArrayList<>();
   private String relayStart;
   private String relayYaml;
   private Relay relay;
@@ -67,6 +83,8 @@ final class FaultRig implements AutoCloseable {
   private Process consumer;
   private final java.util.Map<String, Process> consumers = new java.util.HashMap<>();
   private final java.util.Map<String, Integer> metricsPorts = new java.util.HashMap<>();
+  private final java.util.Map<String, String> metricsHosts = new java.util.HashMap<>();
+  private String metricsHost = "127.0.0.1";
 
   FaultRig(String name) throws Exception {
     this(name, Setup.LINKS);
@@ -78,7 +96,9 @@ final class FaultRig implements AutoCloseable {
     System.out.printf("fault scenario %s: seed %d (rerun with -Dgridway.seed=%d), files in %s%n", name, seed, seed, dir);
     random = new Random(seed);
     dedicatedSource = setup.dedicatedSource();
-    source = dedicatedSource ? PrivateMariaDb.dedicated() : PrivateMariaDb.shared();
+    pair = setup.gtidPair() ? MariaDbGtidPair.start() : null;
+    source = pair != null ? pair.primary() : dedicatedSource ? PrivateMariaDb.dedicated() : PrivateMariaDb.shared();
+    sourceDb = this::connectSource;
     FaultTarget created = null;
     try {
       database = source.createDatabase(name);
@@ -96,13 +116,12 @@ final class FaultRig implements AutoCloseable {
       if (relay != null) {
         relay.close();
       }
-      if (dedicatedSource) {
-        source.close();
-      }
+      closeSource();
       throw e;
     }
     target = created;
-    writer = dedicatedSource ? new OutageWorkload(source, database, random.nextLong())
+    writer = pair != null ? new OutageWorkload(sourceDb, random.nextLong())
+        : dedicatedSource ? new OutageWorkload(source, database, random.nextLong())
         : FaultLoad.of(new KillWorkload(source, database, random.nextLong()));
   }
 
@@ -112,10 +131,14 @@ final class FaultRig implements AutoCloseable {
    */
   private String relayYaml(boolean positionFile) throws Exception {
     String start;
-    try (Connection c = source.connect(""); Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SHOW MASTER STATUS")) {
-      rs.next();
-      start = rs.getString(1) + ":" + rs.getLong(2);
+    if (pair != null) {
+      start = "gtid:" + MariaDbGtidPair.gtidBinlogPos(source);
+    } else {
+      try (Connection c = source.connect(""); Statement s = c.createStatement();
+          ResultSet rs = s.executeQuery("SHOW MASTER STATUS")) {
+        rs.next();
+        start = rs.getString(1) + ":" + rs.getLong(2);
+      }
     }
     relayStart = start;
     return relayYaml(positionFile, start, source.port());
@@ -123,19 +146,23 @@ final class FaultRig implements AutoCloseable {
 
   /**
    * As above, starting at {@code start} (a relay's {@code start} key: {@code end}, {@code <file>:<offset>}, …) and
-   * reading the source at {@code sourcePort} of its host (a proxy's, or its own).
+   * reading the source at {@code sourcePort} of its host (a proxy's, or its own); of a {@link #pair}, both servers
+   * with {@code scn: gtid}. Each call gives the relay a server id of its own.
    */
   private String relayYaml(boolean positionFile, String start, int sourcePort) throws Exception {
     Path password = dir.resolve("repl.pw");
     Files.writeString(password, source.replicationPassword() + "\n");
+    String where = pair == null ? "host: %s, port: %d".formatted(source.host(), sourcePort)
+        : "hosts: ['%s:%d', '%s:%d'], scn: gtid, connectTimeout: 2s".formatted(pair.primary().host(),
+            pair.primary().port(), pair.replica().host(), pair.replica().port());
     return """
         source:
           partitions: 1
-          mysql: {source: src, host: %s, port: %d, user: %s, passwordFile: %s, serverId: %d, start: "%s",
+          mysql: {source: src, %s, user: %s, passwordFile: %s, serverId: %d, start: "%s",
                   include: ["%s.*"], heartbeatInterval: 300ms, reconnectBackoffMax: 300ms}
         buffer: {capacity: 64MiB, maxWindow: 8MiB}
         %s
-        """.formatted(source.host(), sourcePort, source.replicationUser(), password,
+        """.formatted(where, source.replicationUser(), password,
         100_000 + random.nextInt(1_000_000), start, database,
         positionFile ? "positionFile: " + dir.resolve("relay.position") + "\npositionFlush: 50ms" : "")
         .replace("%", "%%") + "http: {port: %d, ioThreads: 1, shutdownGrace: 0s, stream: {heartbeat: 200ms}}\n";
@@ -183,6 +210,18 @@ final class FaultRig implements AutoCloseable {
   Relay readSourceThrough(int sourcePort) throws Exception {
     relayYaml = relayYaml(relayPositionFile, relayStart, sourcePort);
     return restartRelay();
+  }
+
+  /**
+   * Starts a second relay replica of the source, as the first was set up but without a position file, on a port of its
+   * own (its {@link Relay#port()}); {@link #close()} stops it.
+   */
+  Relay startAnotherRelay(String name) throws Exception {
+    Relay another = new Relay(RelayConfig.parse(relayYaml(false, relayStart, source.port()).formatted(0), name),
+        Clock.systemUTC());
+    moreRelays.add(another);
+    another.start();
+    return another;
   }
 
   /** The consumer started last (null before {@link #startConsumer}). */
@@ -233,6 +272,21 @@ final class FaultRig implements AutoCloseable {
    */
   void startConsumer(String name, URI relayUri, String targetUrl, String extraPullYaml, String consumerYaml,
       String topYaml) throws Exception {
+    startConsumer(name, relayUri, targetUrl, extraPullYaml, consumerYaml, topYaml, null);
+  }
+
+  /**
+   * As above, the consumer running inside network namespace {@code ns} (a host of its own: the relay, target and
+   * ZooKeeper addresses given must be reachable from there, e.g. proxies on {@link NetworkNamespace#hostAddress()}),
+   * its metrics served on the namespace's address.
+   */
+  void startConsumer(String name, URI relayUri, String targetUrl, String consumerYaml, String topYaml,
+      NetworkNamespace ns) throws Exception {
+    startConsumer(name, relayUri, targetUrl, "", consumerYaml, topYaml, ns);
+  }
+
+  private void startConsumer(String name, URI relayUri, String targetUrl, String extraPullYaml, String consumerYaml,
+      String topYaml, NetworkNamespace ns) throws Exception {
     Path config = dir.resolve(name + ".yml");
     Files.writeString(config, """
         consumer:
@@ -246,14 +300,16 @@ final class FaultRig implements AutoCloseable {
         applier:
           type: jdbc
           jdbc: {url: "%s", user: %s, passwordEnv: FAULT_TARGET_PASSWORD, schemaChange: stop}
-        http: {port: 0}
+        http: {host: %s, port: 0}
         %s
-        """.formatted(relayUri, consumerYaml, extraPullYaml, targetUrl, target.user(), topYaml));
+        """.formatted(relayUri, consumerYaml, extraPullYaml, targetUrl, target.user(),
+        ns == null ? "127.0.0.1" : ns.address(), topYaml));
     Path log = dir.resolve(name + ".log");
     long before = Files.exists(log) ? Files.size(log) : 0;
-    ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+    List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-        ConsumerMain.class.getName(), "--config", config.toString())
+        ConsumerMain.class.getName(), "--config", config.toString());
+    ProcessBuilder builder = new ProcessBuilder(ns == null ? command : ns.command(command))
         .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
     builder.environment().put("FAULT_TARGET_PASSWORD", target.password());
     Process process = builder.start();
@@ -266,8 +322,10 @@ final class FaultRig implements AutoCloseable {
     if (!process.isAlive() || !m.find()) {
       throw new IllegalStateException("consumer " + name + " did not start; its log:\n" + Files.readString(log));
     }
-    metricsPort = Integer.parseInt(m.group(1));
+    metricsHost = m.group(1);
+    metricsPort = Integer.parseInt(m.group(2));
     metricsPorts.put(name, metricsPort);
+    metricsHosts.put(name, metricsHost);
   }
 
   private static String output(Path log, long from) throws java.io.IOException {
@@ -287,16 +345,16 @@ final class FaultRig implements AutoCloseable {
 
   /** As {@link #metric(String)}, from consumer {@code consumer}'s /metrics. */
   double metric(String consumer, String name) throws Exception {
-    return metric(metricsPorts.get(consumer), name);
+    return metric(metricsHosts.get(consumer), metricsPorts.get(consumer), name);
   }
 
   /** The sum over all tags of a metric from the consumer's /metrics (Prometheus name), 0 when absent. */
   double metric(String name) throws Exception {
-    return metric(metricsPort, name);
+    return metric(metricsHost, metricsPort, name);
   }
 
-  private double metric(int port, String name) throws Exception {
-    String body = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
+  private double metric(String host, int port, String name) throws Exception {
+    String body = http.send(HttpRequest.newBuilder(URI.create("http://" + host + ":" + port + "/metrics"))
         .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString()).body();
     double sum = 0;
     for (String line : body.split("\n")) {
@@ -314,7 +372,7 @@ final class FaultRig implements AutoCloseable {
 
   /** Rows in the source's keyless table. */
   long sourceAuditRows() throws Exception {
-    return Long.parseLong(SqlRows.of(source.connect(database), "SELECT count(*) FROM audit").get(0));
+    return Long.parseLong(SqlRows.of(sourceDb.connect(), "SELECT count(*) FROM audit").get(0));
   }
 
   /**
@@ -333,7 +391,7 @@ final class FaultRig implements AutoCloseable {
   /** Target = source for every workload table, the keyless one exactly, and its rows applied in commit order. */
   ReplicaVerifier verifier() {
     String mts = "DATE_FORMAT(%s, '%%Y-%%m-%%d %%H:%%i:%%s.%%f')";
-    return ReplicaVerifier.between(() -> source.connect(database), target::connect)
+    return ReplicaVerifier.between(sourceDb::connect, target::connect)
         .table("accounts", "SELECT id, owner, balance, " + mts.formatted("updated") + " FROM accounts",
             "SELECT id, owner, balance, " + target.timestamp("updated") + " FROM " + target.table("accounts"))
         .table("orders", "SELECT id, account, note, qty FROM orders",
@@ -364,8 +422,19 @@ final class FaultRig implements AutoCloseable {
     processes.forEach(Process::destroyForcibly);
     writer.close();
     stopRelay();
+    moreRelays.forEach(Relay::close);
     target.close();
-    if (dedicatedSource) {
+    closeSource();
+  }
+
+  private Connection connectSource() throws java.sql.SQLException {
+    return pair != null ? pair.connectToPrimary(database) : source.connect(database);
+  }
+
+  private void closeSource() {
+    if (pair != null) {
+      pair.close();
+    } else if (dedicatedSource) {
       source.close();
     }
   }

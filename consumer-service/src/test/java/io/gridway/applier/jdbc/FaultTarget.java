@@ -83,6 +83,11 @@ final class FaultTarget implements AutoCloseable {
     return server.jdbcUrl(database).replace(":" + server.port() + "/", ":" + port + "/");
   }
 
+  /** The JDBC URL at {@code host:port} (a proxy's on another address, such as a network namespace's peer). */
+  String jdbcUrl(String host, int port) {
+    return server.jdbcUrl(database).replace(server.host() + ":" + server.port() + "/", host + ":" + port + "/");
+  }
+
   Connection connect() throws SQLException {
     return server.connect(database);
   }

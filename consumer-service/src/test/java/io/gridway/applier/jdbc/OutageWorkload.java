@@ -13,7 +13,8 @@ import java.util.Random;
 
 /**
  * A writer on {@link KillWorkload}'s tables that outlives its source: when the server is killed or restarted under
- * it, it reconnects, finds out whether the transaction it was committing made it (by its audit row, whose {@code seq}
+ * it, or the primary it writes to is switched (its commit refused by {@code read_only}), it reconnects (through its
+ * {@link Connector}), finds out whether the transaction it was committing made it (by its audit row, whose {@code seq}
  * is unique) and, if it did not, puts its bookkeeping of live keys back, so every statement still changes exactly one
  * row. Transactions of 1–4 statements — inserts, updates, deletes and primary-key changes on {@code accounts},
  * inserts and updates on {@code orders} and {@code order_lines} — each ending with one {@code audit} row. Runs on its
@@ -23,8 +24,14 @@ final class OutageWorkload implements FaultLoad {
   private static final LocalDateTime EPOCH = LocalDateTime.of(2024, 2, 29, 23, 59, 59);
   private static final long RECONNECT_NANOS = 120_000_000_000L;
 
-  private final PrivateMariaDb db;
-  private final String database;
+  /** Where the writer connects: the source's one server, or whichever server of a pair is primary now. */
+  @FunctionalInterface
+  interface Connector {
+    /** A connection with autocommit on or off (the writer turns it off). */
+    Connection connect() throws SQLException;
+  }
+
+  private final Connector connector;
   private final Random random;
   private final Thread thread;
   private volatile boolean stopping;
@@ -38,8 +45,12 @@ final class OutageWorkload implements FaultLoad {
   private long seq;
 
   OutageWorkload(PrivateMariaDb db, String database, long seed) {
-    this.db = db;
-    this.database = database;
+    this(() -> db.connect(database), seed);
+  }
+
+  /** A writer that connects through {@code connector} each time (e.g. to a pair's current primary). */
+  OutageWorkload(Connector connector, long seed) {
+    this.connector = connector;
     this.random = new Random(seed);
     this.thread = new Thread(this::write, "outage-workload");
     this.thread.setDaemon(true);
@@ -167,12 +178,12 @@ final class OutageWorkload implements FaultLoad {
     }
   }
 
-  /** Waits (up to 2 minutes) for the server to take connections again. */
+  /** Waits (up to 2 minutes) for the server (or a primary) to take connections again. */
   private Connection connect() throws SQLException, InterruptedException {
     long deadline = System.nanoTime() + RECONNECT_NANOS;
     while (true) {
       try {
-        Connection c = db.connect(database);
+        Connection c = connector.connect();
         c.setAutoCommit(false);
         return c;
       } catch (SQLException e) {
