@@ -13,6 +13,8 @@ import java.time.Duration;
  * idle_in_transaction_session_timeout}, MariaDB {@code idle_transaction_timeout}): an owner that is frozen (GC,
  * SIGSTOP, a lost VM) mid-batch otherwise keeps its row locks, and its successor, which fencing already protects from
  * its late commit, would stall on those locks until it came back. The applier itself never idles inside a transaction.
+ * A PostgreSQL session also probes a silent client with TCP keepalives (MariaDB ends a half-sent statement after its
+ * {@code net_read_timeout}).
  */
 public final class JdbcTargets {
   private JdbcTargets() {}
@@ -48,7 +50,12 @@ public final class JdbcTargets {
       case "postgresql" -> {
         c.addDataSourceProperty("reWriteBatchedInserts", "true");
         c.addDataSourceProperty("prepareThreshold", "1");
-        c.setConnectionInitSql("SET idle_in_transaction_session_timeout = " + Math.max(1, idleTransactionTimeout.toMillis()));
+        // Keepalives on the server's side of the session: a consumer cut off mid-batch (its host partitioned, no RST)
+        // leaves a backend waiting for the rest of a message, not idle, so the idle timeout does not end it and its
+        // locks stall the next owner for the kernel's default two hours; probes end it within about 25 s.
+        c.setConnectionInitSql("SELECT set_config('idle_in_transaction_session_timeout', '"
+            + Math.max(1, idleTransactionTimeout.toMillis()) + "', false), set_config('tcp_keepalives_idle', '10', false),"
+            + " set_config('tcp_keepalives_interval', '5', false), set_config('tcp_keepalives_count', '3', false)");
       }
       default -> { }
     }

@@ -36,6 +36,19 @@ class IdleTransactionTimeoutIT {
         "SHOW idle_in_transaction_session_timeout", "30s", "SET lock_timeout = 20000");
   }
 
+  /** A session cut off mid-statement is not idle: the server probes the silent client instead (JdbcTargets). */
+  @Test
+  void postgresSessionsProbeASilentClient() throws Exception {
+    PrivatePostgres server = PrivatePostgres.shared();
+    String db = server.createDatabase("keepalive");
+    try (HikariDataSource pool = JdbcTargets.pool(SqlDialect.POSTGRESQL, server.jdbcUrl(db), server.user(),
+        server.password(), 1); Connection c = pool.getConnection(); Statement s = c.createStatement()) {
+      assertThat(one(s, "SHOW tcp_keepalives_idle")).isEqualTo("10");
+      assertThat(one(s, "SHOW tcp_keepalives_interval")).isEqualTo("5");
+      assertThat(one(s, "SHOW tcp_keepalives_count")).isEqualTo("3");
+    }
+  }
+
   private record Login(SqlDialect dialect, String url, String user, String password) {}
 
   /** The default pool's sessions carry the 30 s default; a pool with the 1 s timeout loses a frozen transaction. */
