@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import org.apache.helix.AccessOption;
 import org.apache.helix.zookeeper.datamodel.ZNRecord;
 
 /**
@@ -29,14 +28,16 @@ public final class CheckpointResets implements AutoCloseable {
   /**
    * The snapshot cursor a reset to a snapshot stores: it names no table, and a consumer resuming from a cursor that names
    * none of its tables loads them from the first chunk of the first (docs/bootstrap.md §5.1), as {@code start:
-   * snapshot} and a re-seed do. The same text as the on-demand snapshot's "start over" cursor (branch bootstrap-ops).
+   * snapshot} and a re-seed do. An on-demand snapshot ({@link SnapshotRequests}) stores the same cursor.
    */
   public static final String SNAPSHOT_FROM_START = "start-over";
 
   private final PropertyStore store;
+  private final PartitionRequests requests;
 
   private CheckpointResets(PropertyStore store) {
     this.store = store;
+    this.requests = new PartitionRequests(store, "resets");
   }
 
   /** Opens a client of its own on {@code cluster}'s property store. */
@@ -74,43 +75,29 @@ public final class CheckpointResets implements AutoCloseable {
     if (request.snapshot()) {
       record.setBooleanField(SNAPSHOT, true);
     }
-    if (!store.accessor.set(path(group, partition), record, AccessOption.PERSISTENT)) {
-      throw new IllegalStateException("cannot write " + path(group, partition));
-    }
+    requests.write(group, partition, record);
   }
 
   /** The reset waiting for {@code partition}, if any. */
   public Optional<Request> pending(String group, int partition) {
-    return Optional.ofNullable(store.accessor.get(path(group, partition), null, AccessOption.PERSISTENT)).map(CheckpointResets::request);
+    return Optional.ofNullable(requests.read(group, partition)).map(CheckpointResets::request);
   }
 
   /** Every reset waiting in {@code group}, by partition. */
   public Map<Integer, Request> pending(String group) {
-    String parent = store.path("resets", Helix.requireName(group, "group"));
-    List<String> names = store.accessor.getChildNames(parent, AccessOption.PERSISTENT);
     Map<Integer, Request> result = new TreeMap<>();
-    if (names == null || names.isEmpty()) {
-      return result;
-    }
-    List<ZNRecord> records = store.accessor.get(names.stream().map(n -> parent + "/" + n).toList(), null, AccessOption.PERSISTENT, false);
-    for (int i = 0; i < names.size(); i++) {
-      if (records.get(i) != null) {
-        result.put(Integer.valueOf(names.get(i)), request(records.get(i)));
-      }
-    }
+    requests.readAll(group).forEach((partition, record) -> result.put(partition, request(record)));
     return result;
   }
 
   /** Drops the reset of {@code partition} (carried out, or cancelled); true if there was one. */
   public boolean remove(String group, int partition) {
-    // Helix's remove answers true for a znode that was not there
-    return store.accessor.exists(path(group, partition), AccessOption.PERSISTENT)
-        && store.accessor.remove(path(group, partition), AccessOption.PERSISTENT);
+    return requests.remove(group, partition);
   }
 
   /** Drops every reset of {@code group} (the group is being deleted). */
   void deleteGroup(String group) {
-    store.accessor.remove(store.path("resets", Helix.requireName(group, "group")), AccessOption.PERSISTENT);
+    requests.deleteGroup(group);
   }
 
   private static Request request(ZNRecord r) {
@@ -119,9 +106,6 @@ public final class CheckpointResets implements AutoCloseable {
         r.getSimpleField(USER), r.getLongField(REQUESTED, 0), r.getBooleanField(SNAPSHOT, false));
   }
 
-  private String path(String group, int partition) {
-    return store.path("resets", Helix.requireName(group, "group"), Integer.toString(partition));
-  }
 
   @Override
   public void close() {

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import org.apache.helix.AccessOption;
 import org.apache.helix.zookeeper.datamodel.ZNRecord;
 
 /**
@@ -28,9 +27,11 @@ public final class SnapshotRequests implements AutoCloseable {
   private static final String TAKEN = "taken";
 
   private final PropertyStore store;
+  private final PartitionRequests requests;
 
   private SnapshotRequests(PropertyStore store) {
     this.store = store;
+    this.requests = new PartitionRequests(store, "snapshots");
   }
 
   /** Opens a client of its own on {@code cluster}'s property store. */
@@ -66,9 +67,7 @@ public final class SnapshotRequests implements AutoCloseable {
     record.setSimpleField(USER, request.user());
     record.setLongField(REQUESTED, request.requestedMillis());
     record.setBooleanField(TAKEN, request.taken());
-    if (!store.accessor.set(path(group, partition), record, AccessOption.PERSISTENT)) {
-      throw new IllegalStateException("cannot write " + path(group, partition));
-    }
+    requests.write(group, partition, record);
   }
 
   /** Marks the snapshot of {@code partition} as started by its leader. */
@@ -78,37 +77,24 @@ public final class SnapshotRequests implements AutoCloseable {
 
   /** The snapshot waiting for, or being carried out in, {@code partition}, if any. */
   public Optional<Request> pending(String group, int partition) {
-    return Optional.ofNullable(store.accessor.get(path(group, partition), null, AccessOption.PERSISTENT))
-        .map(SnapshotRequests::request);
+    return Optional.ofNullable(requests.read(group, partition)).map(SnapshotRequests::request);
   }
 
   /** Every snapshot waiting or in progress in {@code group}, by partition. */
   public Map<Integer, Request> pending(String group) {
-    String parent = store.path("snapshots", Helix.requireName(group, "group"));
-    List<String> names = store.accessor.getChildNames(parent, AccessOption.PERSISTENT);
     Map<Integer, Request> result = new TreeMap<>();
-    if (names == null || names.isEmpty()) {
-      return result;
-    }
-    List<ZNRecord> records = store.accessor.get(names.stream().map(n -> parent + "/" + n).toList(), null,
-        AccessOption.PERSISTENT, false);
-    for (int i = 0; i < names.size(); i++) {
-      if (records.get(i) != null) {
-        result.put(Integer.valueOf(names.get(i)), request(records.get(i)));
-      }
-    }
+    requests.readAll(group).forEach((partition, record) -> result.put(partition, request(record)));
     return result;
   }
 
   /** Drops the snapshot of {@code partition} (loaded, or cancelled); true if there was one. */
   public boolean remove(String group, int partition) {
-    return store.accessor.exists(path(group, partition), AccessOption.PERSISTENT)
-        && store.accessor.remove(path(group, partition), AccessOption.PERSISTENT);
+    return requests.remove(group, partition);
   }
 
   /** Drops every snapshot of {@code group} (the group is being deleted). */
   void deleteGroup(String group) {
-    store.accessor.remove(store.path("snapshots", Helix.requireName(group, "group")), AccessOption.PERSISTENT);
+    requests.deleteGroup(group);
   }
 
   private static Request request(ZNRecord r) {
@@ -117,9 +103,6 @@ public final class SnapshotRequests implements AutoCloseable {
         r.getSimpleField(USER), r.getLongField(REQUESTED, 0), r.getBooleanField(TAKEN, false));
   }
 
-  private String path(String group, int partition) {
-    return store.path("snapshots", Helix.requireName(group, "group"), Integer.toString(partition));
-  }
 
   @Override
   public void close() {

@@ -1,5 +1,6 @@
 package io.gridway.consumer.service;
 
+import io.gridway.cluster.CheckpointResets;
 import io.gridway.cluster.PartitionOwner;
 import io.gridway.cluster.SnapshotRequests;
 import io.gridway.consumer.GridwayConsumer;
@@ -32,7 +33,7 @@ import org.slf4j.LoggerFactory;
  */
 final class SnapshotRequestOwner implements PartitionOwner {
   /** A cursor that names no table: the load starts at the first chunk of the first table, whatever the list. */
-  static final String START_OVER = "start-over";
+  static final String START_OVER = CheckpointResets.SNAPSHOT_FROM_START;
   private static final Logger LOG = LoggerFactory.getLogger(SnapshotRequestOwner.class);
 
   private final String group;
