@@ -176,8 +176,8 @@ final class GroupCommand implements Runnable {
 
   @Command(name = "reset", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
       description = {"Reset a partition's checkpoint: to an SCN, to the newest SCN the source's relays have (--latest), "
-          + "shifted by N from the current one, or to a source commit time (the first commit at or after it, found in the "
-          + "relays' buffer). Prints the dry run first (what is replayed or skipped), then records the reset, which the "
+          + "shifted by N from the current one, to a source commit time (the first commit at or after it, found in the "
+          + "relays' buffer), or to a fresh snapshot of its tables (--snapshot). Prints the dry run first (what is replayed or skipped), then records the reset, which the "
           + "partition's next leader carries out through its own checkpoint store when the partition is resumed — the "
           + "same request the admin UI makes, so it works for exactly-once groups (checkpoints in the target) too.",
           "Only while the partition or its group is paused. --dry-run prints the plan and changes nothing."},
@@ -212,6 +212,11 @@ final class GroupCommand implements Runnable {
       @Option(names = "--time", paramLabel = "INSTANT",
           description = "A source commit time (ISO-8601, e.g. 2026-11-26T08:15:00Z): restarts with the first commit at or after it.")
       String time;
+
+      @Option(names = "--snapshot", description = "Load the partition's tables again from a fresh snapshot, the change stream "
+          + "going on from the newest SCN the source's relays have (the group's consumers need start: snapshot or "
+          + "onEvicted: snapshot).")
+      boolean snapshot;
     }
 
     @Option(names = "--source", paramLabel = "SOURCE", description = "The source whose relays to ask (needed when the cluster has several).")
@@ -247,7 +252,7 @@ final class GroupCommand implements Runnable {
 
     @Override
     public Integer call() {
-      String how = to.scn != null ? "scn" : to.latest ? "latest" : to.shift != null ? "shift" : "time";
+      String how = to.scn != null ? "scn" : to.latest ? "latest" : to.shift != null ? "shift" : to.snapshot ? "snapshot" : "time";
       ResetTarget wanted = new ResetTarget(how, to.scn, to.shift, to.time, source);
       PrintWriter out = spec.commandLine().getOut();
       try (CheckpointResetTool tool = CheckpointResetTool.open(target.zkConfig(), target.clusterName(), Duration.ofSeconds(10),

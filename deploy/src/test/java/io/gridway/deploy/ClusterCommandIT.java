@@ -143,6 +143,9 @@ class ClusterCommandIT {
     Run noRelay = Run.of(on("c3", "cluster", "group", "reset", "g", "--partition", "2", "--time", "2026-01-01T00:00:00Z"));
     assertThat(noRelay.code()).isEqualTo(Gridway.USAGE);
     assertThat(noRelay.err()).contains("a reset to a time needs a relay of the source that answers");
+    Run snapshotNoRelay = Run.of(on("c3", "cluster", "group", "reset", "g", "--partition", "2", "--snapshot", "--dry-run"));
+    assertThat(snapshotNoRelay.code()).isEqualTo(Gridway.USAGE);
+    assertThat(snapshotNoRelay.err()).contains("no relay of the source answered with its newest SCN");
     Run two = Run.of(on("c3", "cluster", "group", "reset", "g", "--partition", "2", "--scn", "1", "--latest"));
     assertThat(two.code()).isEqualTo(Gridway.USAGE);
     assertThat(two.err()).contains("mutually exclusive");
