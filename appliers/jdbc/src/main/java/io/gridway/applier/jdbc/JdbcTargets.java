@@ -50,12 +50,15 @@ public final class JdbcTargets {
       case "postgresql" -> {
         c.addDataSourceProperty("reWriteBatchedInserts", "true");
         c.addDataSourceProperty("prepareThreshold", "1");
-        // Keepalives on the server's side of the session: a consumer cut off mid-batch (its host partitioned, no RST)
-        // leaves a backend waiting for the rest of a message, not idle, so the idle timeout does not end it and its
-        // locks stall the next owner for the kernel's default two hours; probes end it within about 25 s.
-        c.setConnectionInitSql("SELECT set_config('idle_in_transaction_session_timeout', '"
-            + Math.max(1, idleTransactionTimeout.toMillis()) + "', false), set_config('tcp_keepalives_idle', '10', false),"
-            + " set_config('tcp_keepalives_interval', '5', false), set_config('tcp_keepalives_count', '3', false)");
+        // The server's side of a consumer cut off mid-batch (its host partitioned, no RST): a backend waiting for the
+        // rest of a message is not idle, so the idle timeout does not end it, and its locks stall the next owner for
+        // the kernel's default two hours; keepalive probes end it within about 25 s, and tcp_user_timeout (PostgreSQL
+        // 12+, skipped where the server lacks it) one whose own sends go unacknowledged.
+        c.setConnectionInitSql("SELECT set_config(name, CASE name WHEN 'idle_in_transaction_session_timeout' THEN '"
+            + Math.max(1, idleTransactionTimeout.toMillis()) + "' WHEN 'tcp_keepalives_idle' THEN '10'"
+            + " WHEN 'tcp_keepalives_interval' THEN '5' WHEN 'tcp_keepalives_count' THEN '3' ELSE '25000' END, false)"
+            + " FROM pg_settings WHERE name IN ('idle_in_transaction_session_timeout', 'tcp_keepalives_idle',"
+            + " 'tcp_keepalives_interval', 'tcp_keepalives_count', 'tcp_user_timeout')");
       }
       default -> { }
     }

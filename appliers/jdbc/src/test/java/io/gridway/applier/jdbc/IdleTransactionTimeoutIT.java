@@ -46,6 +46,7 @@ class IdleTransactionTimeoutIT {
       assertThat(one(s, "SHOW tcp_keepalives_idle")).isEqualTo("10");
       assertThat(one(s, "SHOW tcp_keepalives_interval")).isEqualTo("5");
       assertThat(one(s, "SHOW tcp_keepalives_count")).isEqualTo("3");
+      assertThat(one(s, "SHOW tcp_user_timeout")).isEqualTo("25000"); // milliseconds
     }
   }
 
