@@ -77,6 +77,9 @@ public final class JdbcApplier implements BatchHandler, AutoCloseable {
    * burst must apply although no further batch comes (an idle source). Each tick costs one empty-set check.
    */
   private final ScheduledExecutorService heldValueTimer;
+  /** PostgreSQL only: a predecessor's session that a proxy keeps alive is ended after the idle timeout. */
+  private final StaleSessionReaper staleSessions;
+  private static final long STALE_SESSION_LOOK_MILLIS = 5_000;
   private final ConcurrentHashMap<String, Long> applied = new ConcurrentHashMap<>();
   private final Set<String> deadLetterTables = ConcurrentHashMap.newKeySet();
   private final AtomicBoolean degraded = new AtomicBoolean();
@@ -149,6 +152,11 @@ public final class JdbcApplier implements BatchHandler, AutoCloseable {
     }
     heldValueTimer.scheduleWithFixedDelay(this::retryHeldValues, HELD_VALUE_TICK_MILLIS, HELD_VALUE_TICK_MILLIS,
         TimeUnit.MILLISECONDS);
+    this.staleSessions = config.dialect() == SqlDialect.POSTGRESQL ? new StaleSessionReaper(dataSource, config.group()) : null;
+    if (staleSessions != null) {
+      heldValueTimer.scheduleWithFixedDelay(this::endStaleSessions, STALE_SESSION_LOOK_MILLIS, STALE_SESSION_LOOK_MILLIS,
+          TimeUnit.MILLISECONDS);
+    }
   }
 
   /** Stops retrying parked held values; batches in progress are not affected. */
@@ -222,6 +230,15 @@ public final class JdbcApplier implements BatchHandler, AutoCloseable {
       log.debug("group {}: retrying parked changes failed: {}", config.group(), e.toString());
     } finally {
       nextHeldValueRetry = clock.instant().plus(heldValueRetryInterval);
+    }
+  }
+
+  /** Every 5 s, not only during batches: a claim waits on a predecessor's checkpoint row lock too (one cheap query). */
+  private void endStaleSessions() {
+    try {
+      staleSessions.reap();
+    } catch (SQLException | RuntimeException e) {
+      log.debug("group {}: looking for stale target sessions failed: {}", config.group(), e.toString());
     }
   }
 

@@ -14,7 +14,8 @@ import java.time.Duration;
  * SIGSTOP, a lost VM) mid-batch otherwise keeps its row locks, and its successor, which fencing already protects from
  * its late commit, would stall on those locks until it came back. The applier itself never idles inside a transaction.
  * A PostgreSQL session also probes a silent client with TCP keepalives (MariaDB ends a half-sent statement after its
- * {@code net_read_timeout}).
+ * {@code net_read_timeout}), and carries an {@code application_name} of its pool's own, by which a successor ends a
+ * predecessor's session that a proxy keeps alive ({@link StaleSessionReaper}).
  */
 public final class JdbcTargets {
   private JdbcTargets() {}
@@ -50,6 +51,8 @@ public final class JdbcTargets {
       case "postgresql" -> {
         c.addDataSourceProperty("reWriteBatchedInserts", "true");
         c.addDataSourceProperty("prepareThreshold", "1");
+        // one name per pool: a successor tells another process's sessions from its own (StaleSessionReaper)
+        c.addDataSourceProperty("ApplicationName", "gridway consumer " + java.util.UUID.randomUUID());
         // The server's side of a consumer cut off mid-batch (its host partitioned, no RST): a backend waiting for the
         // rest of a message is not idle, so the idle timeout does not end it, and its locks stall the next owner for
         // the kernel's default two hours; keepalive probes end it within about 25 s, and tcp_user_timeout (PostgreSQL
