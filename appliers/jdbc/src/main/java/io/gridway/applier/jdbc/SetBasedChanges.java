@@ -20,11 +20,11 @@ import java.util.Map;
  * (JDBC.md "Set-based apply").
  *
  * <p>Why the outcome is the source order's: such a table has no foreign key, unique secondary key or trigger, so its
- * final state depends on each key's own changes only, and a source-wins change of a keyed row leaves a state that
- * depends on nothing before it except whether a delete came first. Per key, the changes collapse to "delete first?" and
- * "the last upserted row, or none": sent as one {@code DELETE … WHERE key IN (…)} of every key whose changes hold a
- * delete, then the upserts of every key that ends with a row (a delete followed by an insert stays a delete and an
- * insert, so columns the target has beyond the source's keep the source order's values). Keys are compared by Java
+ * final state depends on each key's own changes in their order only. The changes of a table are sent in rounds: round
+ * r holds the r-th change of every key that has one, as one {@code DELETE … WHERE key IN (…)} and the multi-row upserts
+ * of that round; no key appears twice in a round, so the order inside it does not matter. Every change reaches the
+ * target (none is collapsed away), so a value the target refuses fails the statement as it would row by row, and the
+ * applier's row-by-row fallback finds and parks it. A batch of inserts is one round. Keys are compared by Java
  * {@code equals}; a table whose target may see two such keys as one (trailing spaces under MariaDB's PAD SPACE, case)
  * sends what it holds before taking the second, so aliases keep their order too.
  *
@@ -47,17 +47,35 @@ final class SetBasedChanges {
     this.statements = statements;
   }
 
-  /** What a key's changes come to. */
-  private static final class Change {
-    boolean deleteFirst;
-    Row row;
+  /** A key's changes in order: a {@link Row} to upsert or {@link #DELETE}; the first held apart (the common case). */
+  private static final class Changes {
+    Object first;
+    List<Object> more;
+
+    int size() {
+      return more == null ? 1 : 1 + more.size();
+    }
+
+    Object get(int i) {
+      return i == 0 ? first : more.get(i - 1);
+    }
+
+    void add(Object change) {
+      if (more == null) {
+        more = new ArrayList<>(2);
+      }
+      more.add(change);
+    }
   }
+
+  private static final Object DELETE = new Object();
 
   private final class Table {
     final TableSchema schema;
     final TableTarget target;
     final boolean stringKey;
-    final LinkedHashMap<Object, Change> changes = new LinkedHashMap<>();
+    final LinkedHashMap<Object, Changes> changes = new LinkedHashMap<>();
+    int rounds;
     /** Folded key → the key held under it: only for keys with strings. */
     final Map<Object, Object> folded = new HashMap<>();
 
@@ -76,28 +94,31 @@ final class SetBasedChanges {
   }
 
   void upsert(TableSchema s, TableTarget t, Row after) throws SQLException {
-    change(s, t, after).row = after;
-    held++;
+    add(s, t, after, after);
   }
 
   void delete(TableSchema s, TableTarget t, Row before) throws SQLException {
-    Change c = change(s, t, before);
-    c.deleteFirst = true;
-    c.row = null;
-    held++;
+    add(s, t, before, DELETE);
   }
 
   boolean isEmpty() {
     return held == 0;
   }
 
-  /** Sends every held change; returns how many row changes they were. */
+  /**
+   * Sends every held change; returns how many row changes they were. Holds nothing afterwards, also when the target
+   * refused a statement: the caller rolls back (the transaction, or to a savepoint set before the changes) and may
+   * apply a replacement (a mapped value) that must not meet the refused change again.
+   */
   int flush() throws SQLException {
     int n = held;
-    for (Table table : tables.values()) {
-      send(table);
+    try {
+      for (Table table : tables.values()) {
+        send(table);
+      }
+    } finally {
+      clear();
     }
-    clear();
     return n;
   }
 
@@ -106,7 +127,7 @@ final class SetBasedChanges {
     held = 0;
   }
 
-  private Change change(TableSchema s, TableTarget t, Row row) throws SQLException {
+  private void add(TableSchema s, TableTarget t, Row row, Object change) throws SQLException {
     Table table = tables.get(t.qualifiedName());
     if (table != null && table.schema.id() != s.id()) { // a new version of the table without a barrier between
       send(table);
@@ -124,7 +145,16 @@ final class SetBasedChanges {
         table.folded.put(fold(key), key);
       }
     }
-    return table.changes.computeIfAbsent(key, k -> new Change());
+    Changes c = table.changes.get(key);
+    if (c == null) {
+      c = new Changes();
+      c.first = change;
+      table.changes.put(key, c);
+    } else {
+      c.add(change);
+    }
+    table.rounds = Math.max(table.rounds, c.size());
+    held++;
   }
 
   private static Object key(TableSchema s, Row row) {
@@ -153,25 +183,37 @@ final class SetBasedChanges {
     return key;
   }
 
-  /** A table's held changes: the deletes, then the upserts. */
+  /** A table's held changes, round by round: the r-th change of every key (its deletes, then its upserts). */
   private void send(Table table) throws SQLException {
+    for (int round = 0; round < table.rounds; round++) {
+      sendRound(table, round);
+    }
+    table.changes.clear();
+    table.folded.clear();
+    table.rounds = 0;
+  }
+
+  private void sendRound(Table table, int round) throws SQLException {
     TableSchema s = table.schema;
     List<Object> deletes = new ArrayList<>();
     UpsertRows multiRow = d.upsertRowsPerStatement(s) > 1 ? new UpsertRows() : null;
     PreparedStatement batch = null;
-    for (Map.Entry<Object, Change> e : table.changes.entrySet()) {
-      Change c = e.getValue();
-      if (c.deleteFirst) {
-        deletes.add(e.getKey());
+    for (Map.Entry<Object, Changes> e : table.changes.entrySet()) {
+      if (e.getValue().size() <= round) {
+        continue;
       }
-      if (c.row != null && multiRow != null) {
-        multiRow.add(s, c.row);
-      } else if (c.row != null) { // a JDBC batch: pgjdbc rewrites it into multi-row statements (keys are distinct)
+      Object change = e.getValue().get(round);
+      if (change == DELETE) {
+        deletes.add(e.getKey());
+      } else if (multiRow != null) {
+        multiRow.add(s, (Row) change);
+      } else { // a JDBC batch: pgjdbc rewrites it into multi-row statements (the round's keys are distinct)
         if (batch == null) {
           batch = tx.statement(statements.get(s, table.target, Kind.UPSERT, null));
         }
+        Row row = (Row) change;
         for (int col = 0; col < s.columnCount(); col++) {
-          d.bind(batch, col + 1, s.column(col), c.row.get(col));
+          d.bind(batch, col + 1, s.column(col), row.get(col));
         }
         batch.addBatch();
       }
@@ -182,8 +224,6 @@ final class SetBasedChanges {
     } else if (batch != null) {
       batch.executeBatch();
     }
-    table.changes.clear();
-    table.folded.clear();
   }
 
   private void sendDeletes(Table table, List<Object> keys) throws SQLException {
