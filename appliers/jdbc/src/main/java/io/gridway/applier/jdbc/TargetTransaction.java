@@ -52,7 +52,7 @@ final class TargetTransaction implements AutoCloseable {
   private final UpsertRows pendingUpserts = new UpsertRows();
   private TableSchema upsertSchema;
   private TableTarget upsertTarget;
-  /** The regrouped changes: sent with every flush, after the ordered batch (their tables are independent of it). */
+  /** The regrouped changes, sent with every flush (before or after the ordered batch: their tables are independent). */
   private final SetBasedChanges grouped;
 
   TargetTransaction(JdbcApplier applier, Connection c) {
