@@ -95,6 +95,27 @@ public abstract sealed class SqlDialect permits MariaDbDialect, PostgresDialect,
     return "DELETE FROM " + table + " WHERE " + keyPredicate(schema);
   }
 
+  /**
+   * DELETE of {@code rows} keys in one statement: {@code k IN (?, …)}, or {@code (k1, k2) IN ((?, ?), …)} for a composite
+   * key (both targets take row constructors). Binds the key columns of each row in turn. Only for tables with a key.
+   */
+  String deleteKeys(String table, TableSchema schema, int rows) {
+    StringBuilder one = new StringBuilder();
+    StringBuilder columns = new StringBuilder();
+    for (int k = 0; k < schema.keySize(); k++) {
+      Column c = schema.column(schema.keyIndex(k));
+      one.append(k > 0 ? ", " : "").append(placeholder(c));
+      columns.append(k > 0 ? ", " : "").append(quote(c.name()));
+    }
+    boolean composite = schema.keySize() > 1;
+    StringBuilder sql = new StringBuilder("DELETE FROM ").append(table).append(" WHERE ")
+        .append(composite ? "(" + columns + ")" : columns).append(" IN (");
+    for (int r = 0; r < rows; r++) {
+      sql.append(r > 0 ? ", " : "").append(composite ? "(" + one + ")" : one);
+    }
+    return sql.append(')').toString();
+  }
+
   /** DELETE of one row equal in every column: for tables without a key. */
   abstract String deleteOneMatching(String table, TableSchema schema);
 

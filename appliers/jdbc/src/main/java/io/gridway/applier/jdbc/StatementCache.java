@@ -10,7 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * keep them prepared on the server (PostgreSQL {@code prepareThreshold}, MariaDB {@code cachePrepStmts}). Thread-safe.
  */
 final class StatementCache {
-  enum Kind { INSERT, UPSERT, DELETE_BY_KEY, DELETE_ONE, DELETE_ALL, PROBE, TRUNCATE }
+  enum Kind { INSERT, UPSERT, DELETE_BY_KEY, DELETE_KEYS, DELETE_ONE, DELETE_ALL, PROBE, TRUNCATE }
 
   /** Target names as given (their hash codes are cached): the quoted table name is built only on a miss. */
   private record Key(long schemaId, String database, String table, Kind kind, String newest, int rows) {}
@@ -28,6 +28,12 @@ final class StatementCache {
         k -> dialect.upsertRows(dialect.table(target.database(), target.table()), schema, rows));
   }
 
+  /** The delete of {@code rows} keys in one statement ({@link SqlDialect#deleteKeys}). */
+  String deleteKeys(TableSchema schema, TableTarget target, int rows) {
+    return sql.computeIfAbsent(new Key(schema.id(), target.database(), target.table(), Kind.DELETE_KEYS, null, rows),
+        k -> dialect.deleteKeys(dialect.table(target.database(), target.table()), schema, rows));
+  }
+
   String get(TableSchema schema, TableTarget target, Kind kind, String newestColumn) {
     return sql.computeIfAbsent(new Key(schema.id(), target.database(), target.table(), kind, newestColumn, 1), k -> {
       String table = dialect.table(target.database(), target.table());
@@ -35,10 +41,11 @@ final class StatementCache {
         case INSERT -> dialect.insert(table, schema);
         case UPSERT -> dialect.upsert(table, schema);
         case DELETE_BY_KEY -> dialect.deleteByKey(table, schema);
+        case DELETE_KEYS -> dialect.deleteKeys(table, schema, 1);
         case DELETE_ONE -> dialect.deleteOneMatching(table, schema);
         case DELETE_ALL -> dialect.deleteAll(table);
         case PROBE -> dialect.probe(table, schema, newestColumn);
-          case TRUNCATE -> dialect.truncate(table);
+        case TRUNCATE -> dialect.truncate(table);
       };
     });
   }

@@ -24,8 +24,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * Thread-safe.
  */
 final class TargetShapes {
-  /** The written schema and, per written column, the source column's index; null indexes: all columns. */
-  record Shape(TableSchema written, int[] from) {}
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(TargetShapes.class);
+  /**
+   * The written schema and, per written column, the source column's index (null indexes: all columns); whether the
+   * table's changes may be regrouped set-based ({@link OrderRules}).
+   */
+  record Shape(TableSchema written, int[] from, boolean setBased) {}
 
   private record Key(long schemaId, String database, String table) {}
 
@@ -62,9 +66,14 @@ final class TargetShapes {
   }
 
   private Shape read(Connection c, TableSchema s, TableTarget t) throws SQLException {
+    String keepsOrder = OrderRules.keepsOrder(c, dialect, s, t);
+    if (keepsOrder != null && s.hasPrimaryKey()) {
+      LOG.debug("target {}: changes keep source order ({})", t.qualifiedName(), keepsOrder);
+    }
+    boolean setBased = keepsOrder == null;
     Set<String> generated = generatedColumns(c, t);
     if (generated.isEmpty()) {
-      return new Shape(s, null);
+      return new Shape(s, null, setBased);
     }
     List<Column> columns = new ArrayList<>();
     int[] from = new int[s.columnCount()];
@@ -75,7 +84,7 @@ final class TargetShapes {
       }
     }
     if (columns.size() == s.columnCount()) {
-      return new Shape(s, null);
+      return new Shape(s, null, setBased);
     }
     for (String k : s.primaryKey()) {
       if (generated.contains(k)) {
@@ -88,7 +97,7 @@ final class TargetShapes {
           + " is generated on the target");
     }
     TableSchema written = TableSchema.of(s.source(), s.database(), s.table(), columns, s.primaryKey());
-    return new Shape(written, java.util.Arrays.copyOf(from, columns.size()));
+    return new Shape(written, java.util.Arrays.copyOf(from, columns.size()), setBased);
   }
 
   private static Row project(Shape shape, Row row) {

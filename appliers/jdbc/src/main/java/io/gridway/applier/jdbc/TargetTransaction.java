@@ -1,7 +1,6 @@
 package io.gridway.applier.jdbc;
 
 import io.gridway.applier.jdbc.StatementCache.Kind;
-import io.gridway.core.event.Bytes;
 import io.gridway.core.event.ChangeEvent;
 import io.gridway.core.event.Operation;
 import io.gridway.core.event.Row;
@@ -23,8 +22,10 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * One target transaction of the {@link JdbcApplier}: row changes go into JDBC batches, one per statement, flushed when
- * the statement changes (so the order of changes is kept) and before anything that reads or commits. Conflict rules
+ * One target transaction of the {@link JdbcApplier}. Source-wins changes of keyed tables that may be regrouped
+ * ({@link OrderRules}) are held by {@link SetBasedChanges} and sent per table, set-based; the other row changes go into
+ * JDBC batches, one per statement, flushed when the statement changes (so their order is kept). Both are sent before
+ * anything that reads, commits or acts on whole tables (a barrier: DDL, TRUNCATE, a probe, a parked key). Conflict rules
  * other than source-wins are the {@link ConflictResolver}'s, schema changes the {@link SchemaChangeApplier}'s. Not
  * thread-safe: one per (micro-)batch attempt.
  */
@@ -48,12 +49,11 @@ final class TargetTransaction implements AutoCloseable {
   /** Keys upserted by the pending batch: PostgreSQL's rewritten multi-row upsert rejects a key twice. */
   private final java.util.Set<List<Object>> pendingKeys = new java.util.HashSet<>();
   /** Upserts held for multi-row statements (dialects whose driver would send a batch row by row), in order. */
-  private final List<Row> pendingUpserts = new ArrayList<>();
-  private int[] pendingUpsertBytes = new int[64];
+  private final UpsertRows pendingUpserts = new UpsertRows();
   private TableSchema upsertSchema;
   private TableTarget upsertTarget;
-  /** Bound on the estimated size of one multi-row statement, well under MariaDB's default 16 MiB packet limit. */
-  private static final int MAX_STATEMENT_BYTES = 4 << 20;
+  /** The regrouped changes, sent with every flush (before or after the ordered batch: their tables are independent). */
+  private final SetBasedChanges grouped;
 
   TargetTransaction(JdbcApplier applier, Connection c) {
     this.applier = applier;
@@ -61,6 +61,7 @@ final class TargetTransaction implements AutoCloseable {
     this.d = applier.dialect();
     this.policy = applier.policy(); // once: a reloaded policy applies from the next transaction on
     this.conflicts = new ConflictResolver(this, applier);
+    this.grouped = new SetBasedChanges(this, d, applier.statements());
   }
 
   Connection connection() {
@@ -105,7 +106,9 @@ final class TargetTransaction implements AutoCloseable {
     }
     ChangeEvent w = TargetShapes.written(shape, e); // never the columns the target generates
     ConflictRule conflict = rule.conflict();
-    if (conflict.strategy() == ConflictStrategy.SOURCE_WINS || !s.hasPrimaryKey()) {
+    if (shape.setBased() && conflict.strategy() == ConflictStrategy.SOURCE_WINS) {
+      setBased(w, target);
+    } else if (conflict.strategy() == ConflictStrategy.SOURCE_WINS || !s.hasPrimaryKey()) {
       sourceWins(w, target);
     } else {
       conflicts.apply(w, target, conflict, partition);
@@ -143,6 +146,22 @@ final class TargetTransaction implements AutoCloseable {
     }
   }
 
+  /** A keyed source-wins change, regrouped: the same statements as {@link #sourceWins}, per key in order. */
+  private void setBased(ChangeEvent e, TableTarget t) throws SQLException {
+    TableSchema s = e.schema();
+    switch (e.op()) {
+      case INSERT, READ -> grouped.upsert(s, t, e.after());
+      case DELETE -> grouped.delete(s, t, e.before());
+      case UPDATE -> {
+        if (!sameKey(s, e.before(), e.after())) { // a key change: delete + insert, each in its own key's order
+          grouped.delete(s, t, e.before());
+        }
+        grouped.upsert(s, t, e.after());
+      }
+      default -> throw new IllegalStateException(e.op().toString());
+    }
+  }
+
   private static boolean sameKey(TableSchema s, Row a, Row b) {
     for (int k = 0; k < s.keySize(); k++) {
       if (!Objects.equals(a.get(s.keyIndex(k)), b.get(s.keyIndex(k)))) {
@@ -169,11 +188,7 @@ final class TargetTransaction implements AutoCloseable {
       }
       pendingKeys.add(key);
       if (d.upsertRowsPerStatement(s) > 1) { // sent by flush() as multi-row statements
-        if (pendingUpserts.size() == pendingUpsertBytes.length) {
-          pendingUpsertBytes = java.util.Arrays.copyOf(pendingUpsertBytes, pendingUpsertBytes.length * 2);
-        }
-        pendingUpsertBytes[pendingUpserts.size()] = estimatedBytes(s, row);
-        pendingUpserts.add(row);
+        pendingUpserts.add(s, row);
         upsertSchema = s;
         upsertTarget = t;
         pendingRows++;
@@ -206,6 +221,7 @@ final class TargetTransaction implements AutoCloseable {
     pendingRows = 0;
     pendingKeys.clear();
     pendingUpserts.clear();
+    grouped.clear();
   }
 
   /** The apply policy this transaction took at its start, or null. */
@@ -217,10 +233,13 @@ final class TargetTransaction implements AutoCloseable {
     return conflicts;
   }
 
-  /** Sends the pending JDBC batch, or the held upserts. */
+  /** Sends the pending JDBC batch, or the held upserts, and the regrouped changes. */
   void flush() throws SQLException {
+    if (!grouped.isEmpty()) {
+      applier.rowsWritten(grouped.flush());
+    }
     if (!pendingUpserts.isEmpty()) {
-      sendUpserts();
+      pendingUpserts.send(this, d, applier.statements(), upsertSchema, upsertTarget);
       applier.rowsWritten(pendingRows);
     } else if (pending != null && pendingRows > 0) {
       pending.executeBatch();
@@ -230,54 +249,6 @@ final class TargetTransaction implements AutoCloseable {
     pendingRows = 0;
     pendingKeys.clear();
     pendingUpserts.clear();
-  }
-
-  /**
-   * The held upserts as multi-row statements of the dialect's maximum row count, the rest in power-of-two counts (so a
-   * table needs at most eight statement texts), each statement under {@link #MAX_STATEMENT_BYTES}. Rows keep their
-   * order; a key twice in one statement is applied in order (MariaDB's {@code ON DUPLICATE KEY UPDATE}).
-   */
-  private void sendUpserts() throws SQLException {
-    int max = d.upsertRowsPerStatement(upsertSchema);
-    int columns = upsertSchema.columnCount();
-    for (int from = 0; from < pendingUpserts.size(); ) {
-      int rows = 0;
-      long bytes = 0;
-      while (from + rows < pendingUpserts.size() && rows < max
-          && (rows == 0 || bytes + pendingUpsertBytes[from + rows] <= MAX_STATEMENT_BYTES)) {
-        bytes += pendingUpsertBytes[from + rows];
-        rows++;
-      }
-      if (rows < max) {
-        rows = Integer.highestOneBit(rows);
-      }
-      PreparedStatement ps = statement(applier.statements().upsertRows(upsertSchema, upsertTarget, rows));
-      int i = 1;
-      for (int r = from; r < from + rows; r++) {
-        Row row = pendingUpserts.get(r);
-        for (int col = 0; col < columns; col++) {
-          d.bind(ps, i++, upsertSchema.column(col), row.get(col));
-        }
-      }
-      ps.executeUpdate();
-      from += rows;
-    }
-  }
-
-  /** A row's size in a statement, roughly: strings at 3 bytes a char (UTF-8), binaries as they are. */
-  private static int estimatedBytes(TableSchema s, Row row) {
-    long bytes = 0;
-    for (int col = 0; col < s.columnCount(); col++) {
-      Object v = row.get(col);
-      if (v instanceof String str) {
-        bytes += 3L * str.length() + 8;
-      } else if (v instanceof Bytes b) {
-        bytes += b.length() + 8;
-      } else {
-        bytes += 16;
-      }
-    }
-    return (int) Math.min(Integer.MAX_VALUE, bytes);
   }
 
   /** The statement of this SQL text, prepared once per transaction. */

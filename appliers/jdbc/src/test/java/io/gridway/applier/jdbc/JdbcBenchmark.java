@@ -45,6 +45,7 @@ public final class JdbcBenchmark {
     List<Integer> ks = Arrays.stream(System.getProperty("bench.ks", "1,2,4").split(",")).map(Integer::valueOf).toList();
     List<String> targets = List.of(System.getProperty("bench.targets", "postgresql,mariadb").split(","));
     boolean jfr = Boolean.parseBoolean(System.getProperty("bench.jfr", "false"));
+    boolean limits = Boolean.parseBoolean(System.getProperty("bench.limits", "true"));
     try (Relay relay = new Relay(RelayConfig.parse("""
         source:
           id: bench
@@ -71,6 +72,14 @@ public final class JdbcBenchmark {
               round("postgresql", pool, SqlDialect.POSTGRESQL, uri, partitions, k, events);
             }
           }
+          if (limits) { // the same-run limits: the target's own bulk load of the same shape of rows, no grid
+            try (HikariDataSource pool = JdbcTargets.pool(SqlDialect.POSTGRESQL, pg.jdbcUrl(db), pg.user(), pg.password(), 1)) {
+              for (BulkLoadLimit.Mode mode : List.of(BulkLoadLimit.Mode.COPY, BulkLoadLimit.Mode.COPY_STAGING,
+                  BulkLoadLimit.Mode.MULTI_ROW_UPSERT)) {
+                BulkLoadLimit.round(pool, SqlDialect.POSTGRESQL, mode, events);
+              }
+            }
+          }
           dump(recording, "postgresql");
         }
       }
@@ -81,6 +90,12 @@ public final class JdbcBenchmark {
             try (HikariDataSource pool = JdbcTargets.pool(SqlDialect.MARIADB, maria.jdbcUrl("synthetic"), maria.rootUser(),
                 maria.rootPassword(), partitions * k + 2)) {
               round("mariadb", pool, SqlDialect.MARIADB, uri, partitions, k, events);
+            }
+          }
+          if (limits) {
+            try (HikariDataSource pool = JdbcTargets.pool(SqlDialect.MARIADB, maria.jdbcUrl("synthetic"), maria.rootUser(),
+                maria.rootPassword(), 1)) {
+              BulkLoadLimit.round(pool, SqlDialect.MARIADB, BulkLoadLimit.Mode.MULTI_ROW_INSERT, events);
             }
           }
           dump(recording, "mariadb");

@@ -10,7 +10,7 @@ import java.time.LocalDateTime;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** MariaDB's multi-row upsert and the hand-built temporal texts, against golden strings. */
+/** MariaDB's multi-row upsert, the set-based deletes and the hand-built temporal texts, against golden strings. */
 class MariaDbSqlTest {
   private static final SqlDialect M = SqlDialect.MARIADB;
   private static final TableSchema T = TableSchema.of("src", "shop", "t", List.of(Column.of("id", ColumnType.BIGINT).notNull(),
@@ -24,6 +24,15 @@ class MariaDbSqlTest {
     assertThat(M.upsertRows(table, T, 1)).isEqualTo(M.upsert(table, T));
     assertThat(M.upsertRowsPerStatement(T)).isEqualTo(SqlDialect.MULTI_ROW_MAX);
     assertThat(SqlDialect.POSTGRESQL.upsertRowsPerStatement(T)).isEqualTo(1); // pgjdbc rewrites batches itself
+  }
+
+  @Test
+  void setBasedDeletesNameEveryKeyInOneInListWithRowConstructorsForCompositeKeys() {
+    assertThat(M.deleteKeys(M.table("shop", "t"), T, 3)).isEqualTo("DELETE FROM `shop`.`t` WHERE `id` IN (?, ?, ?)");
+    TableSchema composite = TableSchema.of("src", "shop", "c", List.of(Column.text("k", ColumnType.VARCHAR, "utf8mb4")
+        .notNull(), Column.temporal("at", ColumnType.TIME, 0).notNull(), Column.of("v", ColumnType.INT)), List.of("k", "at"));
+    assertThat(SqlDialect.POSTGRESQL.deleteKeys(SqlDialect.POSTGRESQL.table("shop", "c"), composite, 2)).isEqualTo(
+        "DELETE FROM \"shop\".\"c\" WHERE (\"k\", \"at\") IN ((?, CAST(? AS interval)), (?, CAST(? AS interval)))");
   }
 
   @Test
