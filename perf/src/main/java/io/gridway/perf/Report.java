@@ -111,6 +111,18 @@ final class Report {
     if (runs.stream().anyMatch(r -> WINDOWED.contains(r.stage()))) {
       steady(md);
     }
+    if (runs.stream().anyMatch(r -> r.targetRatio() != null)) {
+      md.append("## Real targets beside their bulk-load limits (same run)\n\n| Configuration | target | rate ev/s | limit"
+          + " | limit rows/s | ratio to the target's limit | ratio (steady) |\n|---|---|---:|---|---:|---:|---:|\n");
+      for (RunResult r : runs) {
+        RunResult.TargetRatio t = r.targetRatio();
+        if (t != null) {
+          md.append(String.format(Locale.ROOT, "| %s | %s | %,.0f | %s | %,.0f | %.2f | %s |%n", r.configuration(), r.target(),
+              r.eventsPerSec(), t.limit(), t.limitPerSec(), t.ratio(), fmt(t.steadyRatio(), "%.2f")));
+        }
+      }
+      md.append('\n');
+    }
     if (!tls.isEmpty()) {
       md.append(TlsComparison.MARKDOWN_HEAD);
       tls.forEach(c -> md.append(c.markdownRow()));
@@ -154,8 +166,8 @@ final class Report {
   }
 
   /** The stages whose runs carry a steady window (SteadyWindow). */
-  private static final Set<String> WINDOWED = Set.of("limit-binlog", "limit-loopback", "limit-goldengate", "stage1",
-      "stage2", "e2e");
+  private static final Set<String> WINDOWED = Set.of("limit-binlog", "limit-loopback", "limit-goldengate",
+      "limit-postgres", "limit-mariadb", "stage1", "stage2", "e2e");
 
   /** The runs' steady-state windows (issue 24): the figures that compare a warm relay with a warm limit. */
   private void steady(StringBuilder md) {
