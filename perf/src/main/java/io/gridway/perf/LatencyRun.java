@@ -2,6 +2,7 @@ package io.gridway.perf;
 
 import io.gridway.perf.SourceDb.BinlogPosition;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -60,6 +61,8 @@ final class LatencyRun {
         }
         nextId += warmed;
         consumer.consumer(0).measureFrom(Micros.now());
+        Path trace = context.dir().resolve(name + "-trace.bin");
+        consumer.consumer(0).trace(trace);
         long expected = (long) (rate * duration.toNanos() / 1e9);
         PacedWriter.Written written;
         double cpu = relay.cpuNow();
@@ -75,6 +78,7 @@ final class LatencyRun {
           problem = FleetWait.await(consumer, relay, written.transactions(), Duration.ofSeconds(120), progress);
         }
         cpu = relay.cpuNow() - cpu;
+        double relayVcpus = cpu / written.seconds();
         long sent = written.transactions() + warmed;
         if (problem == null && consumer.events() != sent) {
           problem = "the consumer applied " + consumer.events() + " events, the writer wrote " + sent;
@@ -88,14 +92,21 @@ final class LatencyRun {
         }
         ConsumerProcess c = consumer.consumer(0);
         cpu += c.cpuSeconds();
+        LatencyTrace.Joined joined = LatencyTrace.join(trace, nextId - written.transactions(), written.roundTripMicros());
+        Files.deleteIfExists(trace); // 16 bytes a row: joined, it is not worth keeping
+        if (joined != null && joined.rows() != written.transactions()) {
+          System.err.println("latency trace: " + joined.rows() + " of " + written.transactions() + " rows; apply − commit not reported");
+          joined = null;
+        }
         RunResult.Latency latency = new RunResult.Latency(c.latency("p50") / 1e3, c.latency("p95") / 1e3,
             c.latency("p99") / 1e3, c.latency("max") / 1e3, c.latency("samples"), rate, written.rate(), written.commitMs(),
-            sourceVcpus);
+            sourceVcpus, joined == null ? null : joined.afterCommitMs());
         Workload steady = new Workload(written.transactions(), w.recordSize(), w.tables(), 1, PacedWriter.CONNECTIONS, false);
         return RunResult.valid("latency", config + String.format(Locale.ROOT, " (achieved %,.0f tx/s on %d connections;"
-            + " insert+commit mean %.2f ms, p99 %.1f ms; %.1f %% sent > 1 ms late; MariaDB %s vCPU)", written.rate(),
-            PacedWriter.CONNECTIONS, written.roundTripMs(), written.commitMs().p99(), written.lateShare() * 100,
-            sourceVcpus < 0 ? "?" : String.format(Locale.ROOT, "%.2f", sourceVcpus)), 2, 1,
+            + " insert+commit mean %.2f ms, p99 %.1f ms; %.1f %% sent > 1 ms late; MariaDB %s vCPU, relay %.2f, consumer %.2f)",
+            written.rate(), PacedWriter.CONNECTIONS, written.roundTripMs(), written.commitMs().p99(), written.lateShare() * 100,
+            sourceVcpus < 0 ? "?" : String.format(Locale.ROOT, "%.2f", sourceVcpus), relayVcpus,
+            c.cpuSeconds() * 1e6 / Math.max(1, c.lastMicros() - c.firstMicros())), 2, 1, // the consumer's from its first batch
             steady, written.transactions(), context.db().binlogBytes(from, end), written.seconds(), cpu, context.machine().cores())
             .withConsumers(1, targetName).withLatency(latency);
       }

@@ -38,6 +38,9 @@ final class PacedWriter {
    */
   static final int CONNECTIONS = 32;
 
+  /** Paced runs of at most this many transactions keep each one's round trip (4 bytes each) for {@link LatencyTrace}. */
+  private static final long MAX_TRACED = 50_000_000;
+
   /** A transaction sent more than this after it was due counts as late. */
   private static final long LATE_NANOS = 1_000_000;
 
@@ -47,8 +50,10 @@ final class PacedWriter {
    * @param roundTripMs mean time of one insert + commit as the writer saw it
    * @param lateShare share of the transactions sent more than 1 ms after they were due
    * @param commitMs p50, p95 and p99 of one insert + commit as the writer saw it (the source's share of the latency)
+   * @param roundTripMicros transaction k's insert + commit in µs at index k (paced runs; null when unpaced)
    */
-  record Written(long transactions, double seconds, double roundTripMs, double lateShare, Spread commitMs) {
+  record Written(long transactions, double seconds, double roundTripMs, double lateShare, Spread commitMs,
+      int[] roundTripMicros) {
     double rate() {
       return transactions / seconds;
     }
@@ -109,7 +114,7 @@ final class PacedWriter {
     LatencyHistogram commits = new LatencyHistogram();
     schedule.commits.forEach(commits::add);
     return new Written(n, (System.nanoTime() - schedule.start) / 1e9, n == 0 ? 0 : schedule.roundTrips.sum() / 1e6 / n,
-        n == 0 ? 0 : (double) schedule.late.sum() / n, Spread.of(commits));
+        n == 0 ? 0 : (double) schedule.late.sum() / n, Spread.of(commits), schedule.roundTripMicros);
   }
 
   /** The shared schedule and what the writers measured. Thread-safe. */
@@ -118,6 +123,7 @@ final class PacedWriter {
     final double rate;
     final long start;
     final long stop; // nanoTime after which no transaction is started; 0: none (paced runs write all of them)
+    final int[] roundTripMicros; // per transaction, each index written by one writer (read after the writers' futures)
     final AtomicLong next = new AtomicLong();
     final LongAdder written = new LongAdder();
     final LongAdder roundTrips = new LongAdder();
@@ -129,6 +135,7 @@ final class PacedWriter {
       this.rate = rate;
       this.start = start;
       this.stop = stop;
+      this.roundTripMicros = stop == 0 && total <= MAX_TRACED ? new int[(int) total] : null;
     }
 
     long due(long k) {
@@ -168,6 +175,9 @@ final class PacedWriter {
           long roundTrip = System.nanoTime() - sent;
           schedule.roundTrips.add(roundTrip);
           commits.record(roundTrip / 1_000);
+          if (schedule.roundTripMicros != null) {
+            schedule.roundTripMicros[(int) k] = (int) Math.min(Integer.MAX_VALUE, roundTrip / 1_000);
+          }
           schedule.written.increment();
           progress.add(1);
         }

@@ -130,13 +130,14 @@ final class Report {
     }
     if (runs.stream().anyMatch(r -> r.latency() != null)) {
       md.append("## Latency (apply time − send time)\n\n| Configuration | target | transactions | asked tx/s | achieved tx/s"
-          + " | p50 ms | p95 ms | p99 ms | max ms |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+          + " | p50 ms | p95 ms | p99 ms | max ms | insert+commit p50 / p95 / p99 ms | apply − commit p50 / p95 / p99 ms"
+          + " |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
       for (RunResult r : runs) {
         if (r.latency() != null) {
           RunResult.Latency l = r.latency();
-          md.append(String.format(Locale.ROOT, "| %s | %s | %,d | %,.0f | %,.0f | %.1f | %.1f | %.1f | %.1f |%n",
+          md.append(String.format(Locale.ROOT, "| %s | %s | %,d | %,.0f | %,.0f | %.1f | %.1f | %.1f | %.1f | %s | %s |%n",
               r.configuration(), r.target(), l.samples(), l.askedPerSec(), l.achievedPerSec(), l.p50(), l.p95(), l.p99(),
-              l.max()));
+              l.max(), spread(l.commitMs()), spread(l.afterCommitMs())));
         }
       }
       md.append('\n');
@@ -204,6 +205,10 @@ final class Report {
           row[3], row[4], row[5], Long.parseLong(row[6]), row[7], Long.parseLong(row[6]) / Double.parseDouble(row[4])));
     }
     md.append('\n');
+  }
+
+  private static String spread(PacedWriter.Spread s) {
+    return s == null ? "" : String.format(Locale.ROOT, "%.1f / %.1f / %.1f", s.p50(), s.p95(), s.p99());
   }
 
   private static String fmt(Double x, String format) {

@@ -19,10 +19,11 @@ record RunResult(String stage, String configuration, int processes, int relays, 
   /**
    * Apply time minus send time, in milliseconds (latency runs only), and the write rate asked and achieved
    * (transactions/s; achieved = committed / time from the first due time to the last commit), the writer's own insert +
-   * commit round trip (the source's share of the latency) and the source server's vCPUs over the run (−1: not known).
+   * commit round trip (the source's share of the latency), the source server's vCPUs over the run (−1: not known) and
+   * apply − commit per row ({@link LatencyTrace}: what the grid adds after the commit; null when not traced).
    */
   record Latency(double p50, double p95, double p99, double max, long samples, double askedPerSec, double achievedPerSec,
-      PacedWriter.Spread commitMs, double sourceVcpus) {}
+      PacedWriter.Spread commitMs, double sourceVcpus, PacedWriter.Spread afterCommitMs) {}
 
   static RunResult valid(String stage, String configuration, int processes, int relays, Workload w, long events,
       long binlogBytes, double durationSec, double cpuSeconds, int cores) {
@@ -160,6 +161,13 @@ record RunResult(String stage, String configuration, int processes, int relays, 
       commit.put("p99", round(latency.commitMs().p99()));
       json.put("commitMs", commit);
       json.put("sourceVcpus", latency.sourceVcpus() < 0 ? null : round(latency.sourceVcpus()));
+      if (latency.afterCommitMs() != null) {
+        Map<String, Object> after = new LinkedHashMap<>();
+        after.put("p50", round(latency.afterCommitMs().p50()));
+        after.put("p95", round(latency.afterCommitMs().p95()));
+        after.put("p99", round(latency.afterCommitMs().p99()));
+        json.put("applyAfterCommitMs", after);
+      }
     }
     if (steady != null) {
       Map<String, Object> window = new LinkedHashMap<>();

@@ -74,6 +74,7 @@ class PerfQuickIT {
         .isLessThanOrEqualTo(latency.path("latencyMs").path("p99").asDouble());
     assertThat(latency.path("latencyMs").path("p99").asDouble()).isLessThanOrEqualTo(latency.path("latencyMs").path("max").asDouble());
     assertThat(latency.path("commitMs").path("p99").asDouble()).isPositive(); // the source's share, from the writer
+    assertThat(latency.path("applyAfterCommitMs").path("p99").isNumber()).as(latency.toString()).isTrue(); // the grid's share
     assertThat(latency.path("limitRatio").asDouble()).isPositive(); // the achieved rate over limit-writer's
 
     String markdown = Files.readString(dir.resolve("report/report.md"));
