@@ -13,7 +13,8 @@ import picocli.CommandLine.Option;
 /**
  * {@code gridway perf all}: the standard matrix on one load, one combined report — limits (raw binlog,
  * loopback; with {@code --peers} Debezium), relay-read with 1 and 3 readers, stage 1 R = 1, 2, 3, stage 2
- * C = 1, 2, 3, end-to-end R=1,C=1 and R=3,C=3 to the null applier and R=1,C=1 to PostgreSQL, latency in
+ * C = 1, 2, 3, end-to-end R=1,C=1 and R=3,C=3 to the null applier and R=1,C=1 to PostgreSQL (after its bulk-load
+ * limit, {@link TargetLimit}), the writer's limit and latency in
  * long-poll and stream mode. {@code --quick} runs it on 48,000 records with a 10 s latency run.
  */
 @Command(name = "all", mixinStandardHelpOptions = true,
