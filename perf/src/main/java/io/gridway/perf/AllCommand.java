@@ -1,5 +1,6 @@
 package io.gridway.perf;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +13,8 @@ import picocli.CommandLine.Option;
 /**
  * {@code gridway perf all}: the standard matrix on one load, one combined report — limits (raw binlog,
  * loopback; with {@code --peers} Debezium), relay-read with 1 and 3 readers, stage 1 R = 1, 2, 3, stage 2
- * C = 1, 2, 3, end-to-end R=1,C=1 and R=3,C=3 to the null applier and R=1,C=1 to PostgreSQL, latency in
+ * C = 1, 2, 3, end-to-end R=1,C=1 and R=3,C=3 to the null applier and R=1,C=1 to PostgreSQL (after its bulk-load
+ * limit, {@link TargetLimit}), the writer's limit and latency in
  * long-poll and stream mode. {@code --quick} runs it on 48,000 records with a 10 s latency run.
  */
 @Command(name = "all", mixinStandardHelpOptions = true,
@@ -68,6 +70,9 @@ final class AllCommand implements Callable<Integer> {
       report.note(Stage1Command.NOTE);
       report.note(Stage2Command.NOTE);
       report.note(E2eCommand.NOTE);
+      if (realTargets.contains("postgres") || realTargets.contains("mariadb")) {
+        report.note(TargetLimit.NOTE);
+      }
       if (realTargets.contains("phoenix")) {
         report.note(PhoenixBench.NOTE);
       }
@@ -114,22 +119,42 @@ final class AllCommand implements Callable<Integer> {
     if (widest > 1 && relays().contains(widest) && consumers().contains(widest)) {
       Session.addWithRatio(report, Session.attempt(context, "e2e", () -> e2e.run(widest, widest, "long-poll", null)), binlog);
     }
-    for (String t : realTargets) {
-      if (t.equals("phoenix")) {
-        try (PhoenixBench bench = new PhoenixBench(context, phoenix)) {
-          bench.measure(report, binlog, "long-poll", !realTargets.contains("postgres"));
+    try (TargetLimit targetLimit = new TargetLimit(context)) {
+      for (String t : realTargets) {
+        if (t.equals("phoenix")) {
+          try (PhoenixBench bench = new PhoenixBench(context, phoenix)) {
+            bench.measure(report, binlog, "long-poll", !realTargets.contains("postgres"));
+          }
+          continue;
         }
-        continue;
+        measureTarget(context, e2e, targetLimit, t, binlog, report);
       }
-      Session.addWithRatio(report, Session.attempt(context, "e2e", () -> {
-        try (JdbcTarget target = JdbcTarget.start(t, context.db().database(), context.workload())) {
-          return e2e.run(1, 1, "long-poll", target);
-        }
-      }), binlog);
     }
     GridOptions latencyModes = new GridOptions();
     latencyModes.modes = grid.modesOr("long-poll", "stream");
     LatencyCommand.measure(context, latencyModes, latency, null, 1, report);
+  }
+
+  /** The target's bulk-load limit, then e2e R=1,C=1 into it with its ratio to both limits; one server for both. */
+  private static void measureTarget(RunContext context, E2eRun e2e, TargetLimit targetLimit, String kind, RunResult binlog,
+      Report report) throws InterruptedException {
+    JdbcTarget target;
+    try {
+      target = JdbcTarget.start(kind, context.db().database(), context.workload());
+    } catch (Exception e) {
+      System.err.println("target " + kind + ": " + e);
+      report.add(RunResult.invalid("e2e", "(did not run)", 0, 0, context.workload(), 0, 0, 0, context.machine().cores(),
+          "the " + kind + " target did not start: " + e).withConsumers(1, kind));
+      return;
+    }
+    try (target) {
+      RunResult limit = targetLimit.measure(target);
+      report.add(limit);
+      RunResult run = Session.attempt(context, "e2e", () -> e2e.run(1, 1, "long-poll", target));
+      Session.addWithRatio(report, Session.withTargetRatio(run, limit), binlog);
+    } catch (IOException e) {
+      System.err.println("target " + kind + ": closing: " + e); // the runs are measured; a server that does not stop is not theirs
+    }
   }
 
   /** The acceptance comparisons of issue 8, as notes: targets reached or not, and stage 1 against the peer. */

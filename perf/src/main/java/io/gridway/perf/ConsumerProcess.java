@@ -44,8 +44,16 @@ final class ConsumerProcess implements AutoCloseable {
     if (latencyColumn != null) {
       args.addAll(List.of("--latency-column", latencyColumn));
     }
-    return new ConsumerProcess(Jvm.start(heap, jvmOptions, PerfConsumerMain.class.getName(), args), log);
+    List<String> options = new ArrayList<>(jvmOptions);
+    String extra = System.getenv(OPTIONS_ENV);
+    if (extra != null && !extra.isBlank()) {
+      options.addAll(List.of(extra.trim().split("\\s+")));
+    }
+    return new ConsumerProcess(Jvm.start(heap, options, PerfConsumerMain.class.getName(), args), log);
   }
+
+  /** Extra options of every consumer JVM, split on spaces: the consumers' profiling hook, as {@link RelayProcess#OPTIONS_ENV}. */
+  static final String OPTIONS_ENV = "GRIDWAY_PERF_CONSUMER_OPTS";
 
   private void pump() {
     try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
@@ -95,6 +103,14 @@ final class ConsumerProcess implements AutoCloseable {
   /** Latency runs: record only rows sent at or after {@code micros} (epoch µs): the warm-up is over. */
   void measureFrom(long micros) throws IOException {
     command("from " + micros);
+  }
+
+  /**
+   * Latency runs: also write every recorded row's (id, apply − send µs) to {@code file} as pairs of big-endian longs,
+   * closed before RESULT, so that the harness can subtract each row's own commit round trip ({@link LatencyTrace}).
+   */
+  void trace(Path file) throws IOException {
+    command("trace " + file);
   }
 
   private void command(String line) throws IOException {

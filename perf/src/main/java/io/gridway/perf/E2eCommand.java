@@ -49,10 +49,15 @@ final class E2eCommand implements Callable<Integer> {
       boolean onPhoenix = target.equals("phoenix");
       PerfTls pki = tls ? PerfTls.create(context.dir().resolve("tls")) : null;
       try (JdbcTarget jdbc = target.equals("null") || onPhoenix ? null : JdbcTarget.start(target, context.db().database(), context.workload());
-          PhoenixBench bench = onPhoenix ? new PhoenixBench(context, phoenix) : null) {
+          PhoenixBench bench = onPhoenix ? new PhoenixBench(context, phoenix) : null;
+          TargetLimit targetLimit = new TargetLimit(context)) {
         for (int repetition = 1; repetition <= options.repeat; repetition++) {
           RunResult limit = new Limits(context).binlog();
           report.add(limit);
+          RunResult bulk = jdbc == null ? null : targetLimit.measure(jdbc); // the target's own bulk-load speed, same run
+          if (bulk != null) {
+            report.add(bulk);
+          }
           for (String mode : grid.modesOr("long-poll")) {
             if (onPhoenix) {
               bench.measure(report, limit, mode, true); // R=1,C=1 only: K lanes are the question
@@ -62,10 +67,12 @@ final class E2eCommand implements Callable<Integer> {
               for (int c : grid.consumersOr(1)) {
                 if (r == 1 || c == r) {
                   RunResult plain = Session.withRatios(Session.attempt(context, "e2e", () -> new E2eRun(context).run(r, c, mode, jdbc)), limit);
+                  plain = bulk == null ? plain : Session.withTargetRatio(plain, bulk);
                   report.add(plain);
                   if (pki != null) {
                     E2eRun secure = new E2eRun(context, pki);
                     RunResult overTls = Session.withRatios(Session.attempt(context, "e2e", () -> secure.run(r, c, mode, jdbc)), limit);
+                    overTls = bulk == null ? overTls : Session.withTargetRatio(overTls, bulk);
                     report.add(overTls);
                     report.tls(new TlsComparison(plain, overTls, secure.handshake()));
                   }
@@ -76,6 +83,9 @@ final class E2eCommand implements Callable<Integer> {
         }
       }
       report.note(NOTE);
+      if (target.equals("postgres") || target.equals("mariadb")) {
+        report.note(TargetLimit.NOTE);
+      }
       if (tls) {
         report.note(RelayReadCommand.TLS_NOTE);
       }

@@ -41,8 +41,11 @@ final class LatencyCommand implements Callable<Integer> {
       throws Exception {
     LatencyRun run = new LatencyRun(context);
     for (int repetition = 1; repetition <= repeat; repetition++) {
+      RunResult writer = Session.attempt(context, "limit-writer", run::writerLimit);
+      report.add(writer);
       for (String mode : grid.modesOr("long-poll", "stream")) {
-        RunResult result = Session.attempt(context, "latency", () -> run.run(latency.rate, latency.duration, mode, target));
+        RunResult result = Session.withRatios(Session.attempt(context, "latency",
+            () -> run.run(latency.rate, latency.duration, mode, target)), writer);
         report.add(result);
         if (result.valid() && target == null && latency.rate >= 5_000) {
           report.note(String.format(Locale.ROOT, "latency %s: p99 %.1f ms %s the target (p99 ≤ %.0f ms at 5,000 tx/s to the"

@@ -21,6 +21,15 @@ final class LatencyHistogram {
     max = Math.max(max, v);
   }
 
+  /** Adds every sample of {@code other} (e.g. one writer thread's) to this one. */
+  void add(LatencyHistogram other) {
+    for (int i = 0; i < counts.length; i++) {
+      counts[i] += other.counts[i];
+    }
+    total += other.total;
+    max = Math.max(max, other.max);
+  }
+
   long count() {
     return total;
   }

@@ -2,6 +2,8 @@ package io.gridway.perf;
 
 import io.gridway.perf.SourceDb.BinlogPosition;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -59,12 +61,16 @@ final class LatencyRun {
         }
         nextId += warmed;
         consumer.consumer(0).measureFrom(Micros.now());
+        Path trace = context.dir().resolve(name + "-trace.bin");
+        consumer.consumer(0).trace(trace);
         long expected = (long) (rate * duration.toNanos() / 1e9);
         PacedWriter.Written written;
         double cpu = relay.cpuNow();
+        double sourceCpu = sourceCpu();
         try (Progress progress = new Progress("latency " + mode + " " + targetName, expected, System.err)) {
           written = new PacedWriter(context.db(), w).run(rate, duration, nextId, progress);
         }
+        double sourceVcpus = sourceCpu < 0 ? -1 : (sourceCpu() - sourceCpu) / written.seconds();
         nextId += written.transactions();
         BinlogPosition end = context.db().position();
         consumer.finish(end.scn().value());
@@ -72,6 +78,7 @@ final class LatencyRun {
           problem = FleetWait.await(consumer, relay, written.transactions(), Duration.ofSeconds(120), progress);
         }
         cpu = relay.cpuNow() - cpu;
+        double relayVcpus = cpu / written.seconds();
         long sent = written.transactions() + warmed;
         if (problem == null && consumer.events() != sent) {
           problem = "the consumer applied " + consumer.events() + " events, the writer wrote " + sent;
@@ -85,16 +92,67 @@ final class LatencyRun {
         }
         ConsumerProcess c = consumer.consumer(0);
         cpu += c.cpuSeconds();
+        LatencyTrace.Joined joined = LatencyTrace.join(trace, nextId - written.transactions(), written.roundTripMicros());
+        Files.deleteIfExists(trace); // 16 bytes a row: joined, it is not worth keeping
+        if (joined != null && joined.rows() != written.transactions()) {
+          System.err.println("latency trace: " + joined.rows() + " of " + written.transactions() + " rows; apply − commit not reported");
+          joined = null;
+        }
         RunResult.Latency latency = new RunResult.Latency(c.latency("p50") / 1e3, c.latency("p95") / 1e3,
-            c.latency("p99") / 1e3, c.latency("max") / 1e3, c.latency("samples"), rate, written.rate());
+            c.latency("p99") / 1e3, c.latency("max") / 1e3, c.latency("samples"), rate, written.rate(), written.commitMs(),
+            sourceVcpus, joined == null ? null : joined.afterCommitMs());
         Workload steady = new Workload(written.transactions(), w.recordSize(), w.tables(), 1, PacedWriter.CONNECTIONS, false);
         return RunResult.valid("latency", config + String.format(Locale.ROOT, " (achieved %,.0f tx/s on %d connections;"
-            + " mean insert+commit %.2f ms, %.1f %% sent > 1 ms late)", written.rate(), PacedWriter.CONNECTIONS,
-            written.roundTripMs(), written.lateShare() * 100), 2, 1,
+            + " insert+commit mean %.2f ms, p99 %.1f ms; %.1f %% sent > 1 ms late; MariaDB %s vCPU, relay %.2f, consumer %.2f)",
+            written.rate(), PacedWriter.CONNECTIONS, written.roundTripMs(), written.commitMs().p99(), written.lateShare() * 100,
+            sourceVcpus < 0 ? "?" : String.format(Locale.ROOT, "%.2f", sourceVcpus), relayVcpus,
+            c.cpuSeconds() * 1e6 / Math.max(1, c.lastMicros() - c.firstMicros())), 2, 1, // the consumer's from its first batch
             steady, written.transactions(), context.db().binlogBytes(from, end), written.seconds(), cpu, context.machine().cores())
             .withConsumers(1, targetName).withLatency(latency);
       }
     }
+  }
+
+  /**
+   * The source's limit for the latency workload ({@code limit-writer}): the paced writer's connections unpaced, no grid
+   * reading, one untimed second first, then {@link #WRITER_LIMIT} timed. Rate: transactions/s; CPU: the harness (the
+   * writers) plus the source server, which the configuration gives apart.
+   */
+  RunResult writerLimit() throws Exception {
+    Workload w = context.workload();
+    PacedWriter writer = new PacedWriter(context.db(), w);
+    try (Progress progress = new Progress("limit-writer warm-up", WRITER_GUESS, System.err)) {
+      nextId += writer.unpaced(Duration.ofSeconds(1), nextId, progress).transactions() + PacedWriter.CONNECTIONS;
+    }
+    double harness0 = ProcCpu.self();
+    double source0 = sourceCpu();
+    PacedWriter.Written written;
+    try (Progress progress = new Progress("limit-writer", WRITER_GUESS * WRITER_LIMIT.toSeconds(), System.err)) {
+      written = writer.unpaced(WRITER_LIMIT, nextId, progress);
+    }
+    nextId += written.transactions() + PacedWriter.CONNECTIONS; // a writer may hold one id it did not write at the stop
+    double harness = ProcCpu.self() - harness0;
+    double source = source0 < 0 ? -1 : sourceCpu() - source0;
+    String config = String.format(Locale.ROOT, "%d connections, single-row autocommit inserts, unpaced, no grid (source limit;"
+        + " insert+commit mean %.2f ms, p99 %.1f ms; MariaDB %s vCPU, writer %.2f vCPU)", PacedWriter.CONNECTIONS,
+        written.roundTripMs(), written.commitMs().p99(),
+        source < 0 ? "?" : String.format(Locale.ROOT, "%.2f", source / written.seconds()), harness / written.seconds());
+    Workload rows = new Workload(Math.max(1, written.transactions()), w.recordSize(), w.tables(), 1, PacedWriter.CONNECTIONS,
+        false);
+    return RunResult.valid("limit-writer", config, 1, 0, rows, written.transactions(), 0, written.seconds(),
+        source < 0 ? -1 : harness + source, context.machine().cores());
+  }
+
+  /** The progress bar's guess of the unpaced writer's transactions per second. */
+  private static final long WRITER_GUESS = 10_000;
+
+  /** How long {@link #writerLimit} is timed. */
+  static final Duration WRITER_LIMIT = Duration.ofSeconds(3);
+
+  /** CPU seconds of the private source server so far, or −1 for {@code --source}. */
+  private double sourceCpu() {
+    Path dir = context.db().dataDir();
+    return dir == null ? -1 : ProcCpu.server(dir);
   }
 
   /** A fifth of the measured duration, 2 to 10 s. */

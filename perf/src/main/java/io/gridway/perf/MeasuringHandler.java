@@ -5,6 +5,11 @@ import io.gridway.consumer.BatchHandler;
 import io.gridway.consumer.Window;
 import io.gridway.core.event.ChangeEvent;
 import io.gridway.core.event.Row;
+import java.io.BufferedOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAccumulator;
@@ -23,7 +28,10 @@ final class MeasuringHandler implements BatchHandler {
   private final LongAdder events = new LongAdder();
   private final AtomicLong firstMicros = new AtomicLong();
   private final LongAccumulator lastMicros = new LongAccumulator(Math::max, 0);
+  private static final String ID_COLUMN = "id"; // the perf tables' key
   private final ConcurrentHashMap<Long, Integer> columnBySchema = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<Long, Integer> idBySchema = new ConcurrentHashMap<>();
+  private DataOutputStream trace; // guarded by latencies; null: no trace asked
   private final LatencyHistogram latencies = new LatencyHistogram();
   private volatile double cpuAtFirst = -1;
   // latencies of rows sent before this are not recorded: nothing until the harness says the warm-up is over
@@ -57,8 +65,43 @@ final class MeasuringHandler implements BatchHandler {
           int column = columnBySchema.computeIfAbsent(event.schemaId(), id -> event.schema().indexOf(latencyColumn));
           if (row != null && column >= 0 && row.get(column) instanceof Number sent && sent.longValue() >= measureFromMicros) {
             latencies.record(applied - sent.longValue());
+            trace(event, row, applied - sent.longValue());
           }
         }
+      }
+    }
+  }
+
+  /** Under the latencies' lock: the row's id and latency, when a trace is open. */
+  private void trace(ChangeEvent event, Row row, long latency) {
+    if (trace == null) {
+      return;
+    }
+    int column = idBySchema.computeIfAbsent(event.schemaId(), id -> event.schema().indexOf(ID_COLUMN));
+    if (column >= 0 && row.get(column) instanceof Number id) {
+      try {
+        trace.writeLong(id.longValue());
+        trace.writeLong(latency);
+      } catch (IOException e) {
+        trace = null; // the harness then finds the trace short and says so; the histogram is unaffected
+        System.err.println("latency trace: " + e);
+      }
+    }
+  }
+
+  /** Opens the trace file: every recorded row's id and latency (µs) from now on, as pairs of longs. */
+  void trace(Path file) throws IOException {
+    synchronized (latencies) {
+      trace = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16));
+    }
+  }
+
+  /** Flushes and closes the trace, if any. */
+  void closeTrace() throws IOException {
+    synchronized (latencies) {
+      if (trace != null) {
+        trace.close();
+        trace = null;
       }
     }
   }

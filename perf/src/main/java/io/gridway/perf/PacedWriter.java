@@ -6,7 +6,9 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
 import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -36,6 +38,9 @@ final class PacedWriter {
    */
   static final int CONNECTIONS = 32;
 
+  /** Paced runs of at most this many transactions keep each one's round trip (4 bytes each) for {@link LatencyTrace}. */
+  private static final long MAX_TRACED = 50_000_000;
+
   /** A transaction sent more than this after it was due counts as late. */
   private static final long LATE_NANOS = 1_000_000;
 
@@ -44,10 +49,20 @@ final class PacedWriter {
    * @param seconds from the first due time to the last commit
    * @param roundTripMs mean time of one insert + commit as the writer saw it
    * @param lateShare share of the transactions sent more than 1 ms after they were due
+   * @param commitMs p50, p95 and p99 of one insert + commit as the writer saw it (the source's share of the latency)
+   * @param roundTripMicros transaction k's insert + commit in µs at index k (paced runs; null when unpaced)
    */
-  record Written(long transactions, double seconds, double roundTripMs, double lateShare) {
+  record Written(long transactions, double seconds, double roundTripMs, double lateShare, Spread commitMs,
+      int[] roundTripMicros) {
     double rate() {
       return transactions / seconds;
+    }
+  }
+
+  /** Percentiles in milliseconds. */
+  record Spread(double p50, double p95, double p99) {
+    static Spread of(LatencyHistogram micros) {
+      return new Spread(micros.percentile(0.50) / 1e3, micros.percentile(0.95) / 1e3, micros.percentile(0.99) / 1e3);
     }
   }
 
@@ -59,10 +74,20 @@ final class PacedWriter {
     this.workload = workload;
   }
 
+  /** {@code rate} transactions per second until {@code rate × duration} are committed, however long that takes. */
   Written run(double rate, Duration duration, long firstId, Progress progress) throws SQLException, InterruptedException {
     long total = Math.max(1, (long) (rate * duration.toNanos() / 1e9));
-    ExecutorService pool = Executors.newFixedThreadPool(CONNECTIONS);
-    Schedule schedule = new Schedule(total, rate, System.nanoTime() + 200_000_000L); // every writer is connected by then
+    return execute(new Schedule(total, rate, System.nanoTime() + 200_000_000L, 0), firstId, progress);
+  }
+
+  /** As fast as the connections go, for {@code duration}: the source's limit for this workload, no grid reading. */
+  Written unpaced(Duration duration, long firstId, Progress progress) throws SQLException, InterruptedException {
+    long start = System.nanoTime() + 200_000_000L;
+    return execute(new Schedule(Long.MAX_VALUE, Double.POSITIVE_INFINITY, start, start + duration.toNanos()), firstId, progress);
+  }
+
+  private Written execute(Schedule schedule, long firstId, Progress progress) throws SQLException, InterruptedException {
+    ExecutorService pool = Executors.newFixedThreadPool(CONNECTIONS); // every writer is connected by the schedule's start
     try {
       List<Future<?>> writers = new ArrayList<>();
       for (int w = 0; w < CONNECTIONS; w++) {
@@ -86,8 +111,10 @@ final class PacedWriter {
       pool.shutdownNow();
     }
     long n = schedule.written.sum();
+    LatencyHistogram commits = new LatencyHistogram();
+    schedule.commits.forEach(commits::add);
     return new Written(n, (System.nanoTime() - schedule.start) / 1e9, n == 0 ? 0 : schedule.roundTrips.sum() / 1e6 / n,
-        n == 0 ? 0 : (double) schedule.late.sum() / n);
+        n == 0 ? 0 : (double) schedule.late.sum() / n, Spread.of(commits), schedule.roundTripMicros);
   }
 
   /** The shared schedule and what the writers measured. Thread-safe. */
@@ -95,24 +122,35 @@ final class PacedWriter {
     final long total;
     final double rate;
     final long start;
+    final long stop; // nanoTime after which no transaction is started; 0: none (paced runs write all of them)
+    final int[] roundTripMicros; // per transaction, each index written by one writer (read after the writers' futures)
     final AtomicLong next = new AtomicLong();
     final LongAdder written = new LongAdder();
     final LongAdder roundTrips = new LongAdder();
     final LongAdder late = new LongAdder();
+    final Queue<LatencyHistogram> commits = new ConcurrentLinkedQueue<>(); // one per writer, merged at the end
 
-    Schedule(long total, double rate, long start) {
+    Schedule(long total, double rate, long start, long stop) {
       this.total = total;
       this.rate = rate;
       this.start = start;
+      this.stop = stop;
+      this.roundTripMicros = stop == 0 && total <= MAX_TRACED ? new int[(int) total] : null;
     }
 
     long due(long k) {
-      return start + (long) (k * 1e9 / rate);
+      return start + (long) (k * 1e9 / rate); // an infinite rate: every transaction is due at the start
+    }
+
+    boolean open(long k) {
+      return k < total && (stop == 0 || System.nanoTime() - stop < 0);
     }
   }
 
   private void write(int writer, Schedule schedule, long firstId, Progress progress) throws SQLException {
     SplittableRandom random = new SplittableRandom(31L * writer + 17);
+    LatencyHistogram commits = new LatencyHistogram();
+    schedule.commits.add(commits);
     int[] lengths = Loader.stringLengths(workload.recordSize());
     try (Connection c = db.connect()) {
       c.setAutoCommit(true); // one row, one transaction
@@ -121,7 +159,7 @@ final class PacedWriter {
         for (int t = 0; t < workload.tables(); t++) {
           statements.add(c.prepareStatement(Loader.statement(Workload.tableName(t), false)));
         }
-        for (long k = schedule.next.getAndIncrement(); k < schedule.total; k = schedule.next.getAndIncrement()) {
+        for (long k = schedule.next.getAndIncrement(); schedule.open(k); k = schedule.next.getAndIncrement()) {
           long due = schedule.due(k);
           long wait = due - System.nanoTime();
           if (wait > 0) {
@@ -134,7 +172,12 @@ final class PacedWriter {
           }
           Loader.bind(ps, random, lengths, firstId + k);
           ps.executeUpdate();
-          schedule.roundTrips.add(System.nanoTime() - sent);
+          long roundTrip = System.nanoTime() - sent;
+          schedule.roundTrips.add(roundTrip);
+          commits.record(roundTrip / 1_000);
+          if (schedule.roundTripMicros != null) {
+            schedule.roundTripMicros[(int) k] = (int) Math.min(Integer.MAX_VALUE, roundTrip / 1_000);
+          }
           schedule.written.increment();
           progress.add(1);
         }

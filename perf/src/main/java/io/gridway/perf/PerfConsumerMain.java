@@ -78,6 +78,7 @@ public final class PerfConsumerMain {
       }
       if (endScn.get() != -1 && reached(consumer, endScn.get())) {
         double cpuEnd = ProcCpu.self();
+        handler.closeTrace(); // before RESULT: the harness reads it once RESULT is out
         System.out.println("RESULT events=" + handler.events() + " first=" + handler.firstMicros() + " last="
             + handler.lastMicros() + " cpuFirst=" + handler.cpuAtFirst() + " cpuEnd=" + cpuEnd + " "
             + handler.latencySummary());
@@ -122,7 +123,8 @@ public final class PerfConsumerMain {
 
   /**
    * The harness's commands on standard input, one per line: {@code from <epoch µs>} (record latencies only
-   * of rows sent from then on: the warm-up is over) and {@code end <SCN>} (where the load ends).
+   * of rows sent from then on: the warm-up is over), {@code trace <file>} (also write those rows' ids and latencies
+   * there) and {@code end <SCN>} (where the load ends).
    */
   private static AtomicLong readCommandsFromStdin(MeasuringHandler handler) {
     AtomicLong endScn = new AtomicLong(-1);
@@ -133,6 +135,12 @@ public final class PerfConsumerMain {
           if (parts.length == 2 && parts[0].equals("from")) {
             handler.measureFrom(Long.parseLong(parts[1]));
             System.err.println("recording latencies of rows sent from " + parts[1] + " µs on");
+          } else if (parts.length == 2 && parts[0].equals("trace")) {
+            try {
+              handler.trace(Path.of(parts[1]));
+            } catch (IOException e) {
+              System.err.println("no latency trace: " + e); // the harness finds none and says so; the commands go on
+            }
           } else if (parts.length == 2 && parts[0].equals("end")) {
             endScn.set(Long.parseUnsignedLong(parts[1]));
           } else {

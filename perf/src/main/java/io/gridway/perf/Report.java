@@ -111,6 +111,18 @@ final class Report {
     if (runs.stream().anyMatch(r -> WINDOWED.contains(r.stage()))) {
       steady(md);
     }
+    if (runs.stream().anyMatch(r -> r.targetRatio() != null)) {
+      md.append("## Real targets beside their bulk-load limits (same run)\n\n| Configuration | target | rate ev/s | limit"
+          + " | limit rows/s | ratio to the target's limit | ratio (steady) |\n|---|---|---:|---|---:|---:|---:|\n");
+      for (RunResult r : runs) {
+        RunResult.TargetRatio t = r.targetRatio();
+        if (t != null) {
+          md.append(String.format(Locale.ROOT, "| %s | %s | %,.0f | %s | %,.0f | %.2f | %s |%n", r.configuration(), r.target(),
+              r.eventsPerSec(), t.limit(), t.limitPerSec(), t.ratio(), fmt(t.steadyRatio(), "%.2f")));
+        }
+      }
+      md.append('\n');
+    }
     if (!tls.isEmpty()) {
       md.append(TlsComparison.MARKDOWN_HEAD);
       tls.forEach(c -> md.append(c.markdownRow()));
@@ -118,13 +130,14 @@ final class Report {
     }
     if (runs.stream().anyMatch(r -> r.latency() != null)) {
       md.append("## Latency (apply time − send time)\n\n| Configuration | target | transactions | asked tx/s | achieved tx/s"
-          + " | p50 ms | p95 ms | p99 ms | max ms |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+          + " | p50 ms | p95 ms | p99 ms | max ms | insert+commit p50 / p95 / p99 ms | apply − commit p50 / p95 / p99 ms"
+          + " |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
       for (RunResult r : runs) {
         if (r.latency() != null) {
           RunResult.Latency l = r.latency();
-          md.append(String.format(Locale.ROOT, "| %s | %s | %,d | %,.0f | %,.0f | %.1f | %.1f | %.1f | %.1f |%n",
+          md.append(String.format(Locale.ROOT, "| %s | %s | %,d | %,.0f | %,.0f | %.1f | %.1f | %.1f | %.1f | %s | %s |%n",
               r.configuration(), r.target(), l.samples(), l.askedPerSec(), l.achievedPerSec(), l.p50(), l.p95(), l.p99(),
-              l.max()));
+              l.max(), spread(l.commitMs()), spread(l.afterCommitMs())));
         }
       }
       md.append('\n');
@@ -154,8 +167,8 @@ final class Report {
   }
 
   /** The stages whose runs carry a steady window (SteadyWindow). */
-  private static final Set<String> WINDOWED = Set.of("limit-binlog", "limit-loopback", "limit-goldengate", "stage1",
-      "stage2", "e2e");
+  private static final Set<String> WINDOWED = Set.of("limit-binlog", "limit-loopback", "limit-goldengate",
+      "limit-postgres", "limit-mariadb", "stage1", "stage2", "e2e");
 
   /** The runs' steady-state windows (issue 24): the figures that compare a warm relay with a warm limit. */
   private void steady(StringBuilder md) {
@@ -192,6 +205,10 @@ final class Report {
           row[3], row[4], row[5], Long.parseLong(row[6]), row[7], Long.parseLong(row[6]) / Double.parseDouble(row[4])));
     }
     md.append('\n');
+  }
+
+  private static String spread(PacedWriter.Spread s) {
+    return s == null ? "" : String.format(Locale.ROOT, "%.1f / %.1f / %.1f", s.p50(), s.p95(), s.p99());
   }
 
   private static String fmt(Double x, String format) {

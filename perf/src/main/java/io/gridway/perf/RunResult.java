@@ -14,46 +14,49 @@ import java.util.Map;
 record RunResult(String stage, String configuration, int processes, int relays, int consumers, String target,
     long records, int recordSize, long events, long binlogBytes, double durationSec, double cpuSeconds, int cores,
     boolean valid, String invalidReason, Double limitRatio, Latency latency, SteadyWindow steady, Double steadyRatio,
-    Double steadyRatioPerVcpu) {
+    Double steadyRatioPerVcpu, TargetRatio targetRatio) {
 
   /**
    * Apply time minus send time, in milliseconds (latency runs only), and the write rate asked and achieved
-   * (transactions/s; achieved = committed / time from the first due time to the last commit).
+   * (transactions/s; achieved = committed / time from the first due time to the last commit), the writer's own insert +
+   * commit round trip (the source's share of the latency), the source server's vCPUs over the run (−1: not known) and
+   * apply − commit per row ({@link LatencyTrace}: what the grid adds after the commit; null when not traced).
    */
-  record Latency(double p50, double p95, double p99, double max, long samples, double askedPerSec, double achievedPerSec) {}
+  record Latency(double p50, double p95, double p99, double max, long samples, double askedPerSec, double achievedPerSec,
+      PacedWriter.Spread commitMs, double sourceVcpus, PacedWriter.Spread afterCommitMs) {}
 
   static RunResult valid(String stage, String configuration, int processes, int relays, Workload w, long events,
       long binlogBytes, double durationSec, double cpuSeconds, int cores) {
     return new RunResult(stage, configuration, processes, relays, 0, "null", w.records(), w.recordSize(), events,
-        binlogBytes, durationSec, cpuSeconds, cores, true, null, null, null, null, null, null);
+        binlogBytes, durationSec, cpuSeconds, cores, true, null, null, null, null, null, null, null);
   }
 
   static RunResult invalid(String stage, String configuration, int processes, int relays, Workload w, long events,
       double durationSec, double cpuSeconds, int cores, String reason) {
     return new RunResult(stage, configuration, processes, relays, 0, "null", w.records(), w.recordSize(), events, 0,
-        durationSec, cpuSeconds, cores, false, reason, null, null, null, null, null);
+        durationSec, cpuSeconds, cores, false, reason, null, null, null, null, null, null);
   }
 
   RunResult withLimitRatio(Double ratio) {
     return new RunResult(stage, configuration, processes, relays, consumers, target, records, recordSize, events,
-        binlogBytes, durationSec, cpuSeconds, cores, valid, invalidReason, ratio, latency, steady, steadyRatio, steadyRatioPerVcpu);
+        binlogBytes, durationSec, cpuSeconds, cores, valid, invalidReason, ratio, latency, steady, steadyRatio, steadyRatioPerVcpu, targetRatio);
   }
 
   /** The same run with its consumer count and target ("null", "postgres", "mariadb"). */
   RunResult withConsumers(int newConsumers, String newTarget) {
     return new RunResult(stage, configuration, processes, relays, newConsumers, newTarget, records, recordSize, events,
-        binlogBytes, durationSec, cpuSeconds, cores, valid, invalidReason, limitRatio, latency, steady, steadyRatio, steadyRatioPerVcpu);
+        binlogBytes, durationSec, cpuSeconds, cores, valid, invalidReason, limitRatio, latency, steady, steadyRatio, steadyRatioPerVcpu, targetRatio);
   }
 
   RunResult withLatency(Latency newLatency) {
     return new RunResult(stage, configuration, processes, relays, consumers, target, records, recordSize, events,
-        binlogBytes, durationSec, cpuSeconds, cores, valid, invalidReason, limitRatio, newLatency, steady, steadyRatio, steadyRatioPerVcpu);
+        binlogBytes, durationSec, cpuSeconds, cores, valid, invalidReason, limitRatio, newLatency, steady, steadyRatio, steadyRatioPerVcpu, targetRatio);
   }
 
   /** The same run with its steady-state window (null: too short to have one). */
   RunResult withSteady(SteadyWindow window) {
     return new RunResult(stage, configuration, processes, relays, consumers, target, records, recordSize, events,
-        binlogBytes, durationSec, cpuSeconds, cores, valid, invalidReason, limitRatio, latency, window, steadyRatio, steadyRatioPerVcpu);
+        binlogBytes, durationSec, cpuSeconds, cores, valid, invalidReason, limitRatio, latency, window, steadyRatio, steadyRatioPerVcpu, targetRatio);
   }
 
   /**
@@ -63,7 +66,24 @@ record RunResult(String stage, String configuration, int processes, int relays, 
    */
   RunResult withSteadyRatio(Double ratio, Double perVcpu) {
     return new RunResult(stage, configuration, processes, relays, consumers, target, records, recordSize, events,
-        binlogBytes, durationSec, cpuSeconds, cores, valid, invalidReason, limitRatio, latency, steady, ratio, perVcpu);
+        binlogBytes, durationSec, cpuSeconds, cores, valid, invalidReason, limitRatio, latency, steady, ratio, perVcpu, targetRatio);
+  }
+
+  /**
+   * An e2e run into a real target beside that target's bulk-load limit in the same run ({@link TargetLimit}).
+   *
+   * @param limit the limit's stage, e.g. {@code limit-postgres}
+   * @param limitPerSec the limit's rate (rows/s)
+   * @param ratio the run's whole-run rate (events/s) over the limit's
+   * @param steadyRatio the run's steady-window rate over the limit's, or null when either has no window
+   */
+  record TargetRatio(String limit, double limitPerSec, double ratio, Double steadyRatio) {}
+
+  /** The same run with its ratio to its target's bulk-load limit. */
+  RunResult withTargetRatio(TargetRatio ratio) {
+    return new RunResult(stage, configuration, processes, relays, consumers, target, records, recordSize, events,
+        binlogBytes, durationSec, cpuSeconds, cores, valid, invalidReason, limitRatio, latency, steady, steadyRatio,
+        steadyRatioPerVcpu, ratio);
   }
 
   /** Events per CPU second of the steady window, or null. */
@@ -120,6 +140,11 @@ record RunResult(String stage, String configuration, int processes, int relays, 
     json.put("valid", valid);
     json.put("invalidReason", invalidReason);
     json.put("limitRatio", round(limitRatio));
+    if (targetRatio != null) {
+      json.put("targetLimit", targetRatio.limit());
+      json.put("targetLimitRatio", round(targetRatio.ratio()));
+      json.put("targetLimitSteadyRatio", round(targetRatio.steadyRatio()));
+    }
     if (latency != null) {
       Map<String, Object> ms = new LinkedHashMap<>();
       ms.put("p50", round(latency.p50()));
@@ -130,6 +155,19 @@ record RunResult(String stage, String configuration, int processes, int relays, 
       json.put("latencySamples", latency.samples());
       json.put("askedTxPerSec", round(latency.askedPerSec()));
       json.put("achievedTxPerSec", round(latency.achievedPerSec()));
+      Map<String, Object> commit = new LinkedHashMap<>();
+      commit.put("p50", round(latency.commitMs().p50()));
+      commit.put("p95", round(latency.commitMs().p95()));
+      commit.put("p99", round(latency.commitMs().p99()));
+      json.put("commitMs", commit);
+      json.put("sourceVcpus", latency.sourceVcpus() < 0 ? null : round(latency.sourceVcpus()));
+      if (latency.afterCommitMs() != null) {
+        Map<String, Object> after = new LinkedHashMap<>();
+        after.put("p50", round(latency.afterCommitMs().p50()));
+        after.put("p95", round(latency.afterCommitMs().p95()));
+        after.put("p99", round(latency.afterCommitMs().p99()));
+        json.put("applyAfterCommitMs", after);
+      }
     }
     if (steady != null) {
       Map<String, Object> window = new LinkedHashMap<>();

@@ -86,6 +86,20 @@ final class Session {
     return rated.withSteadyRatio(steady / limitSteady, perVcpu == null || limitPerVcpu == null ? null : perVcpu / limitPerVcpu);
   }
 
+  /**
+   * {@code run} (e2e into a real target) with its ratio to that target's bulk-load limit measured in the same run
+   * ({@link TargetLimit}), whole run and steady windows; unchanged when either is invalid.
+   */
+  static RunResult withTargetRatio(RunResult run, RunResult limit) {
+    if (!limit.valid() || !run.valid()) {
+      return run;
+    }
+    Double steady = run.steadyEventsPerSec();
+    Double limitSteady = limit.steadyEventsPerSec();
+    return run.withTargetRatio(new RunResult.TargetRatio(limit.stage(), limit.eventsPerSec(),
+        run.eventsPerSec() / limit.eventsPerSec(), steady == null || limitSteady == null ? null : steady / limitSteady));
+  }
+
   /** Waits (at most 2 min) until InnoDB has written the loaded pages back, so its I/O does not disturb the timing. */
   static void quiesce(SourceDb db) throws Exception {
     if (db.dataDir() == null) {

@@ -10,6 +10,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -40,9 +41,17 @@ final class SourceDb implements AutoCloseable {
     this.replicationPassword = replicationPassword;
   }
 
+  /**
+   * Extra {@code mariadbd} options of the private source, split on spaces (profiling the source side, README "Latency"),
+   * e.g. {@code GRIDWAY_PERF_SOURCE_OPTS='--thread-handling=pool-of-threads'}.
+   */
+  static final String OPTIONS_ENV = "GRIDWAY_PERF_SOURCE_OPTS";
+
   /** Starts a private MariaDB sized for the load (512 MiB buffer pool, 1 GiB binlog files, no ANNOTATE_ROWS). */
   static SourceDb startPrivate() throws SQLException {
-    PrivateMariaDb db = PrivateMariaDb.dedicated();
+    String extra = System.getenv(OPTIONS_ENV);
+    PrivateMariaDb db = extra == null || extra.isBlank() ? PrivateMariaDb.dedicated()
+        : PrivateMariaDb.dedicated(List.of(extra.trim().split("\\s+")));
     try {
       // the SQL text of the load (ANNOTATE_ROWS) would double what the server reads, and is never sent
       db.execute("", "SET GLOBAL innodb_buffer_pool_size = 536870912", "SET GLOBAL max_binlog_size = 1073741824",

@@ -32,6 +32,21 @@ class LatencyHistogramTest {
   }
 
   @Test
+  void mergedHistogramsCountEverySampleOfBoth() {
+    LatencyHistogram a = new LatencyHistogram();
+    LatencyHistogram b = new LatencyHistogram();
+    for (long v = 1; v <= 50; v++) {
+      a.record(v);
+      b.record(v + 50);
+    }
+    a.add(b);
+    assertThat(a.count()).isEqualTo(100);
+    assertThat(a.max()).isEqualTo(100);
+    assertThat(a.percentile(0.50)).isEqualTo(50);
+    assertThat(a.percentile(0.99)).isEqualTo(99);
+  }
+
+  @Test
   void anEmptyHistogramReportsZero() {
     assertThat(new LatencyHistogram().percentile(0.99)).isZero();
   }

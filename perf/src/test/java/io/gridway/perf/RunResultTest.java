@@ -27,6 +27,28 @@ class RunResultTest {
   }
 
   @Test
+  void anE2eRunIntoATargetCarriesItsRatioToThatTargetsLimit() {
+    RunResult limit = RunResult.valid("limit-postgres", "COPY", 2, 0, WORKLOAD, 480_000, 1L, 4.0, 3.0, 2)
+        .withConsumers(0, "postgres");
+    RunResult e2e = RunResult.valid("e2e", "1 relay, 1 consumer", 2, 1, WORKLOAD, 480_000, 1L, 16.0, 20.0, 2)
+        .withConsumers(1, "postgres");
+
+    RunResult rated = Session.withTargetRatio(e2e, limit);
+
+    assertThat(rated.toJson()).containsEntry("targetLimit", "limit-postgres").containsEntry("targetLimitRatio", 0.25)
+        .containsEntry("targetLimitSteadyRatio", null);
+    assertThat(Session.withRatios(rated, limit).toJson()).containsEntry("targetLimitRatio", 0.25); // kept by the other ratios
+  }
+
+  @Test
+  void noTargetRatioBesideAnInvalidLimit() {
+    RunResult limit = RunResult.invalid("limit-mariadb", "LOAD DATA", 2, 0, WORKLOAD, 0, 1.0, 1.0, 2, "rows missing");
+    RunResult e2e = RunResult.valid("e2e", "1 relay, 1 consumer", 2, 1, WORKLOAD, 480_000, 1L, 16.0, 20.0, 2);
+
+    assertThat(Session.withTargetRatio(e2e, limit).toJson()).doesNotContainKeys("targetLimit", "targetLimitRatio");
+  }
+
+  @Test
   void theLoadSplitsRecordsEvenlyOverTables() {
     Workload w = new Workload(1_000, 1100, 3, 200, 2, true);
 
