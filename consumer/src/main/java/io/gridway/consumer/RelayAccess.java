@@ -40,7 +40,7 @@ public final class RelayAccess {
   public static RelayAccess of(ConsumerConfig config, Map<String, String> environment) {
     SslContext jdk = config.tls() == null ? null : clientContext(config.tls(), "tls");
     SslContext ssl = config.tls() == null ? null
-        : TlsProviders.netty() == SslProvider.JDK ? jdk : clientContext(config.tls(), "tls", TlsProviders.netty());
+        : TlsProviders.netty() == SslProvider.JDK ? jdk : pullerContext(config.tls(), "tls");
     String authorization = config.auth() == null ? null
         : "Bearer " + SecretFile.read(config.auth().tokenFile(), config.auth().tokenEnv(), "auth", environment);
     return new RelayAccess(ssl, jdk, authorization);
@@ -58,6 +58,15 @@ public final class RelayAccess {
    */
   public static SslContext clientContext(ConsumerConfig.Tls tls, String key) {
     return clientContext(tls, key, SslProvider.JDK);
+  }
+
+  /**
+   * The pullers' client TLS context: as {@link #clientContext(ConsumerConfig.Tls, String)}, in this process's Netty
+   * provider ({@link TlsProviders#netty()}: BoringSSL where it loads). Public so that a benchmark's reader decrypts as a
+   * consumer does.
+   */
+  public static SslContext pullerContext(ConsumerConfig.Tls tls, String key) {
+    return clientContext(tls, key, TlsProviders.netty());
   }
 
   /** As {@link #clientContext(ConsumerConfig.Tls, String)}, in {@code provider}. */

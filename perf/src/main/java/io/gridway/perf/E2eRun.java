@@ -106,7 +106,7 @@ final class E2eRun {
               missing).withConsumers(consumers, targetName);
         }
         if (tls != null) {
-          handshake = PerfTls.probe(fleet.relay(0).address(), tls.client(), HANDSHAKES); // after the timing: not in it
+          handshake = PerfTls.probe(fleet.relay(0).address(), tls, HANDSHAKES); // after the timing: not in it
         }
         return RunResult.valid("e2e", config, processes, relays, w, events, context.loaded().binlogBytes(), seconds, cpu,
             context.machine().cores()).withConsumers(consumers, targetName).withSteady(fleetC.steady(context.warmup(), relayTrace));

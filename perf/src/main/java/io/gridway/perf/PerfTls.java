@@ -1,6 +1,9 @@
 package io.gridway.perf;
 
+import io.gridway.consumer.ConsumerConfig;
+import io.gridway.consumer.RelayAccess;
 import io.gridway.testkit.TestPki;
+import io.netty.handler.ssl.SslContext;
 import java.io.InputStream;
 import java.net.URI;
 import java.nio.file.Files;
@@ -12,26 +15,33 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLSocket;
+import javax.net.ssl.SSLSession;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
  * The certificates of a {@code --tls} run, made at run start into the run's directory (no key outlives the run's
  * results): a throw-away CA and a relay server certificate for 127.0.0.1 (ECDSA P-256, testkit's {@link TestPki}).
  * The relays serve HTTPS with them ({@code http.tls}), the consumers trust the CA ({@code consumer.tls.caFile}) and
- * the harness's own clients (readers, status polls) use {@link #client()}. Immutable after creation.
+ * the harness's readers decrypt as a consumer does ({@link #readers()}, the consumer's puller context: BoringSSL where it
+ * loads), its status polls use {@link #client()} (the JDK's, for java.net.http). Immutable after creation.
  */
 final class PerfTls {
   private final Path caFile;
   private final Path certFile;
   private final Path keyFile;
   private final SSLContext client;
+  private final SslContext readers;
 
   private PerfTls(Path caFile, Path certFile, Path keyFile, SSLContext client) {
     this.caFile = caFile;
     this.certFile = certFile;
     this.keyFile = keyFile;
     this.client = client;
+    this.readers = readerContext(caFile);
+  }
+
+  private static SslContext readerContext(Path caFile) {
+    return RelayAccess.pullerContext(new ConsumerConfig.Tls(caFile.toString(), null, null), "perf readers");
   }
 
   /** A new CA and relay certificate under {@code dir}. */
@@ -63,27 +73,33 @@ final class PerfTls {
     return "{certFile: " + certFile + ", keyFile: " + keyFile + "}";
   }
 
-  /** A client context trusting only the run's CA. */
+  /** A client context trusting only the run's CA (the JDK's: status polls). */
   SSLContext client() {
     return client;
   }
 
+  /** The readers' context: the consumer's pullers' TLS, trusting only the run's CA. */
+  SslContext readers() {
+    return readers;
+  }
+
   /**
-   * What a fresh connection to {@code relay} costs: {@code count} connections with a full handshake each (every
-   * session is invalidated after use, so none resumes), their median in ms, and the protocol and suite negotiated.
+   * What a fresh connection to {@code relay} costs a consumer: {@code count} connections with a full handshake each, in
+   * the consumer's TLS (each in a context of its own, made before the clock starts, so no session is resumed), their
+   * median in ms, and the protocol and suite negotiated.
    */
-  static Handshake probe(URI relay, SSLContext context, int count) throws Exception {
+  static Handshake probe(URI relay, PerfTls tls, int count) throws Exception {
     List<Double> millis = new ArrayList<>();
     String protocol = "";
     String cipher = "";
     for (int i = 0; i < count; i++) {
+      SslContext fresh = readerContext(tls.caFile);
       long t0 = System.nanoTime();
-      try (SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket(relay.getHost(), relay.getPort())) {
-        socket.startHandshake();
+      try (TlsEngineChannel channel = TlsEngineChannel.connect(relay, fresh)) {
         millis.add((System.nanoTime() - t0) / 1e6);
-        protocol = socket.getSession().getProtocol();
-        cipher = socket.getSession().getCipherSuite();
-        socket.getSession().invalidate(); // the next probe does a full handshake, not a resumption
+        SSLSession session = channel.session();
+        protocol = session.getProtocol();
+        cipher = session.getCipherSuite();
       }
     }
     Collections.sort(millis);

@@ -1,9 +1,9 @@
 package io.gridway.perf;
 
+import io.netty.handler.ssl.SslContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import javax.net.ssl.SSLContext;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -81,9 +81,9 @@ final class RelayReadCommand implements Callable<Integer> {
       }
       List<RunResult> secure = new ArrayList<>();
       for (int repetition = 1; repetition <= options.repeat; repetition++) {
-        secure.addAll(measureWith(context, stage.relay(), readers, decode, limit, report, pki.client()));
+        secure.addAll(measureWith(context, stage.relay(), readers, decode, limit, report, pki.readers()));
       }
-      PerfTls.Handshake handshake = PerfTls.probe(stage.relay().relay(0).address(), pki.client(), E2eRun.HANDSHAKES);
+      PerfTls.Handshake handshake = PerfTls.probe(stage.relay().relay(0).address(), pki, E2eRun.HANDSHAKES);
       for (int i = 0; i < plain.size(); i++) {
         report.tls(new TlsComparison(plain.get(i), secure.get(i), handshake));
       }
@@ -92,8 +92,8 @@ final class RelayReadCommand implements Callable<Integer> {
   }
 
   static final String TLS_NOTE = "TLS beside plaintext: the relay serves HTTPS (http.tls) with an ECDSA P-256 certificate"
-      + " from a CA made at run start (the results directory's tls/); the readers (relay-read, in the harness, on an"
-      + " SSLSocket) or the consumers (e2e, consumer.tls.caFile) trust that CA. Plaintext and TLS runs measure the same"
+      + " from a CA made at run start (the results directory's tls/); the readers (relay-read, in the harness, in the"
+      + " consumer's TLS: BoringSSL where it loads) or the consumers (e2e, consumer.tls.caFile) trust that CA. Plaintext and TLS runs measure the same"
       + " configuration on the same load, back to back; ratio = TLS ev/s / plaintext ev/s (goal ≥ 0.8), per vCPU = the"
       + " same with events per CPU second (the cipher's CPU cost, apart from how the shared cores were shared). Each"
       + " reader or consumer connection does one full handshake, once per run: the handshake column (fresh"
@@ -112,7 +112,7 @@ final class RelayReadCommand implements Callable<Integer> {
 
   /** As above, over HTTPS with {@code tls} (null: HTTP); returns the runs added, in order. */
   static List<RunResult> measureWith(RunContext context, RelayFleet relay, List<Integer> readers, List<String> decode,
-      RunResult limit, Report report, SSLContext tls) throws Exception {
+      RunResult limit, Report report, SslContext tls) throws Exception {
     RelayReadRun run = new RelayReadRun(context, relay, tls);
     List<RunResult> added = new ArrayList<>();
     for (String d : decode) {

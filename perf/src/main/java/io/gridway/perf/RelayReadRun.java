@@ -1,5 +1,6 @@
 package io.gridway.perf;
 
+import io.netty.handler.ssl.SslContext;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,7 +9,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import javax.net.ssl.SSLContext;
 
 /**
  * The relay's reader benchmark ({@code relay-read}) on a relay JVM whose buffer holds the load (stage 2's
@@ -20,9 +20,9 @@ import javax.net.ssl.SSLContext;
 final class RelayReadRun {
   private final RunContext context;
   private final RelayFleet relay;
-  private final SSLContext tls; // null: plain HTTP
+  private final SslContext tls; // null: plain HTTP
 
-  RelayReadRun(RunContext context, RelayFleet relay, SSLContext tls) {
+  RelayReadRun(RunContext context, RelayFleet relay, SslContext tls) {
     this.context = context;
     this.relay = relay;
     this.tls = tls;
