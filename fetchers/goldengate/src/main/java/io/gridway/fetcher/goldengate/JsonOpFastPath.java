@@ -70,6 +70,7 @@ final class JsonOpFastPath {
   private int strFrom;
   private int strTo;
   private boolean strHigh;
+  private long plainHigh; // skipPlain's second result
 
   JsonOpFastPath(SchemaDirectory schemas, String csnToken, String xidToken) {
     this.schemas = schemas;
@@ -392,31 +393,23 @@ final class JsonOpFastPath {
     int from = pos;
     int i = from;
     long high = 0;
+    // Most strings are short (names, codes, times, keys): a byte at a time costs them least. Past SHORT bytes the
+    // text is long (a payload), and skipPlain takes it in words up to the word that holds something special.
+    int bytewise = Math.min(limit, from + SHORT);
     while (true) {
-      // 32 bytes a step (four independent tests), then eight, while none is special; the bytes above 0x7F are
-      // remembered, not stopped at. A 1,000-byte text value is most of a record's bytes.
-      while (limit - i >= 32) {
-        long w0 = (long) LONGS.get(buf, i);
-        long w1 = (long) LONGS.get(buf, i + 8);
-        long w2 = (long) LONGS.get(buf, i + 16);
-        long w3 = (long) LONGS.get(buf, i + 24);
-        if ((special(w0) | special(w1) | special(w2) | special(w3)) != 0) {
-          break;
+      if (i >= bytewise) {
+        if (i >= limit) {
+          throw NOT_HANDLED; // no closing quote
         }
-        high |= w0 | w1 | w2 | w3;
-        i += 32;
-      }
-      long w;
-      while (limit - i >= 8 && special(w = (long) LONGS.get(buf, i)) == 0) {
-        high |= w;
-        i += 8;
-      }
-      if (i >= limit) {
-        throw NOT_HANDLED; // no closing quote
+        i = skipPlain(buf, i, limit);
+        high |= plainHigh;
+        bytewise = Math.min(limit, i + 8);
+        continue;
       }
       byte c = buf[i];
       if (c == '"') {
-        break;
+        endString(from, i, high);
+        return;
       }
       if (c == '\\' || c >= 0 && c < 0x20) {
         throw NOT_HANDLED;
@@ -424,11 +417,44 @@ final class JsonOpFastPath {
       high |= c;
       i++;
     }
+  }
+
+  /**
+   * The index of the first word of {@code buf[i, limit)} that may hold a special byte (or of the last fewer than eight
+   * bytes): 32 bytes a step (four independent tests, one branch), then eight. Bytes above 0x7F are not special; their
+   * high bits are left in plainHigh. Its own method, so that the byte loop of readString stays small.
+   */
+  private int skipPlain(byte[] buf, int from, int limit) {
+    int i = from;
+    long high = 0;
+    while (limit - i >= 32) {
+      long w0 = (long) LONGS.get(buf, i);
+      long w1 = (long) LONGS.get(buf, i + 8);
+      long w2 = (long) LONGS.get(buf, i + 16);
+      long w3 = (long) LONGS.get(buf, i + 24);
+      if ((special(w0) | special(w1) | special(w2) | special(w3)) != 0) {
+        break;
+      }
+      high |= w0 | w1 | w2 | w3;
+      i += 32;
+    }
+    long w;
+    while (limit - i >= 8 && special(w = (long) LONGS.get(buf, i)) == 0) {
+      high |= w;
+      i += 8;
+    }
+    plainHigh = high;
+    return i;
+  }
+
+  private static final int SHORT = 24;
+
+  private void endString(int from, int quote, long high) {
     strFrom = from;
-    strTo = i;
+    strTo = quote;
     strHigh = (high & HIGHS) != 0;
-    pos = i + 1;
-    if (strHigh && !Utf8Text.isWellFormed(buf, from, i)) {
+    pos = quote + 1;
+    if (strHigh && !Utf8Text.isWellFormed(b, from, quote)) {
       throw NOT_HANDLED; // Jackson decides what to make of it
     }
   }
@@ -608,8 +634,19 @@ final class JsonOpFastPath {
     pos++;
   }
 
+  /** Whether b[from, to) holds the name: a plain loop, cheaper than Arrays.equals for names of a few bytes. */
   private boolean is(int from, int to, byte[] name) {
-    return Arrays.equals(b, from, to, name, 0, name.length);
+    int n = name.length;
+    if (to - from != n) {
+      return false;
+    }
+    byte[] buf = b;
+    for (int k = 0; k < n; k++) {
+      if (buf[from + k] != name[k]) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static byte[] ascii(String s) {

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The hand-written reader of JSON operation records gives exactly what Jackson's gives: the same unit (values, their
- * Java types, CSN, XID, time, boundary) or the same error, on generated records of every value form and on 15,000
+ * Java types, CSN, XID, time, boundary) or the same error, on generated records of every value form and on 10,000
  * mutated ones; and it does read the records the formatter writes (else it would only be a detour).
  */
 class JsonOpFastPathTest {
@@ -90,7 +90,7 @@ class JsonOpFastPathTest {
     }
     JsonOpFastPath fast = new JsonOpFastPath(schemas, "TK-CSN", "TK-XID");
     int accepted = 0;
-    for (int round = 0; round < 15_000; round++) {
+    for (int round = 0; round < 10_000; round++) {
       byte[] record = seeds.get(random.nextInt(seeds.size())).clone();
       int edits = 1 + random.nextInt(3);
       for (int e = 0; e < edits && record.length > 0; e++) {
@@ -108,7 +108,7 @@ class JsonOpFastPathTest {
         accepted++;
       }
     }
-    assertThat(accepted).as("mutated records the fast path read itself").isGreaterThan(300);
+    assertThat(accepted).as("mutated records the fast path read itself").isGreaterThan(200);
   }
 
   /** Column, JSON value text. */
