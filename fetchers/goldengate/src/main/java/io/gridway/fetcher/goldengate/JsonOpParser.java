@@ -11,22 +11,25 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.util.Arrays;
-import java.util.List;
 
 /**
  * One line of the GoldenGate for Big Data JSON operation format: an object with the metadata fields {@code
  * table}, {@code op_type} (I, U, D, T), {@code op_ts}, {@code current_ts}, {@code pos}, optionally {@code
  * primary_keys}, {@code tokens} and a transaction indicator {@code txind}, then {@code before} and {@code after}
- * (objects of column name to value, or null). Read with Jackson's streaming parser straight from the file's
- * bytes, token by token: no tree, no reflection, no intermediate strings for skipped fields. Fields it does not
- * know are skipped; the metadata must come before the images (as the formatter writes it), because decoding a
- * value needs its table.
+ * (objects of column name to value, or null). Fields it does not know are skipped; the metadata must come before the
+ * images (as the formatter writes it), because decoding a value needs its table.
+ *
+ * <p>Two readers, one result: {@link JsonOpFastPath} reads the records the formatter usually writes straight from
+ * their bytes; whatever it leaves (escapes, rare value forms, every malformed record) is read here with Jackson's
+ * streaming parser, token by token, which also words every error. The record-level rules are {@link JsonOpFields}'.
  */
 final class JsonOpParser implements UnitParser {
   private final JsonFactory factory = new JsonFactory();
   private final SchemaDirectory schemas;
   private final String csnToken;
   private final String xidToken;
+  private final JsonOpFastPath fastPath;
+  private final JsonOpFields fields = new JsonOpFields();
   // The operations of one transaction share their table and op_ts: the last of each, to skip the lookup and parse.
   private TableEntry lastTable;
   private char[] lastOpTs; // null before the first
@@ -36,12 +39,24 @@ final class JsonOpParser implements UnitParser {
     this.schemas = schemas;
     this.csnToken = csnToken;
     this.xidToken = xidToken;
+    this.fastPath = new JsonOpFastPath(schemas, csnToken, xidToken);
   }
 
   @Override
   public ChangeUnit parse(byte[] buf, int start, int end) {
     // A copy of its own: text values keep their UTF-8 bytes in it (Utf8Text), while the reader reuses its buffer.
     byte[] record = Arrays.copyOfRange(buf, start, end);
+    if (fastPath.read(record, fields.reset())) {
+      return fields.toUnit(record.length);
+    }
+    return parseWithJackson(record);
+  }
+
+  /**
+   * The record read by Jackson: every record the fast path leaves (escapes, rare value forms, anything malformed),
+   * and the one place that words the format's errors.
+   */
+  ChangeUnit parseWithJackson(byte[] record) {
     try (JsonParser p = factory.createParser(record)) {
       return parse(p, record);
     } catch (JsonProcessingException e) {
@@ -55,34 +70,25 @@ final class JsonOpParser implements UnitParser {
     if (p.nextToken() != JsonToken.START_OBJECT) {
       throw new MalformedRecordException("a record must be a JSON object");
     }
-    TableEntry table = null;
-    Operation op = null;
-    long commitMicros = 0;
-    long csn = -1;
-    String xid = null;
-    ChangeUnit.Boundary boundary = ChangeUnit.Boundary.UNKNOWN;
-    Object[] before = null;
-    Object[] after = null;
-    boolean sawBefore = false;
-    boolean sawAfter = false;
+    JsonOpFields f = fields.reset();
     JsonToken t;
     while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
       String field = p.currentName();
       JsonToken value = p.nextToken();
       switch (field) {
-        case "table" -> table = table(p, value, field);
-        case "op_type" -> op = operation(p, value, field);
-        case "op_ts" -> commitMicros = opTs(p, value, field);
-        case "txind" -> boundary = boundary(p.getText());
+        case "table" -> f.table = table(p, value, field);
+        case "op_type" -> f.op = operation(p, value, field);
+        case "op_ts" -> f.commitMicros = opTs(p, value, field);
+        case "txind" -> f.boundary = JsonOpFields.boundary(p.getText());
         case "tokens" -> {
           if (value == JsonToken.START_OBJECT) {
             while (p.nextToken() == JsonToken.FIELD_NAME) {
               String name = p.currentName();
               JsonToken tokenValue = p.nextToken();
               if (name.equals(csnToken) && tokenValue != JsonToken.VALUE_NULL) {
-                csn = csn(p);
+                f.csn = csn(p);
               } else if (name.equals(xidToken) && tokenValue != JsonToken.VALUE_NULL) {
-                xid = p.getText();
+                f.xid = p.getText();
               } else {
                 p.skipChildren();
               }
@@ -92,12 +98,12 @@ final class JsonOpParser implements UnitParser {
           }
         }
         case "before" -> {
-          sawBefore = true;
-          before = image(p, value, table, field, record);
+          f.sawBefore = true;
+          f.before = image(p, value, f.table, field, record);
         }
         case "after" -> {
-          sawAfter = true;
-          after = image(p, value, table, field, record);
+          f.sawAfter = true;
+          f.after = image(p, value, f.table, field, record);
         }
         default -> p.skipChildren();
       }
@@ -108,26 +114,7 @@ final class JsonOpParser implements UnitParser {
     if (p.nextToken() != null) {
       throw new MalformedRecordException("text after the record's closing brace");
     }
-    if (table == null || op == null) {
-      throw new MalformedRecordException("the record lacks " + (table == null ? "table" : "op_type"));
-    }
-    if (!sawBefore && !sawAfter && op != Operation.TRUNCATE) {
-      throw new MalformedRecordException("the record has neither before nor after");
-    }
-    ParsedOp parsed = switch (op) {
-      case INSERT -> new ParsedOp(table, op, null, require(after, "an insert", "after"));
-      case UPDATE -> new ParsedOp(table, op, before, require(after, "an update", "after"));
-      case DELETE -> new ParsedOp(table, op, require(before, "a delete", "before"), null);
-      default -> new ParsedOp(table, op, null, null);
-    };
-    return new ChangeUnit(List.of(Images.complete(parsed)), csn, xid, commitMicros, boundary, record.length);
-  }
-
-  private static Object[] require(Object[] image, String what, String field) {
-    if (image == null) {
-      throw new MalformedRecordException(what + " needs a non-null " + field);
-    }
-    return image;
+    return f.toUnit(record.length);
   }
 
   private static Object[] image(JsonParser p, JsonToken value, TableEntry table, String field, byte[] record) throws IOException {
@@ -308,14 +295,5 @@ final class JsonOpParser implements UnitParser {
       }
     }
     return UnitParser.csn(p.getText(), csnToken);
-  }
-
-  /** GoldenGate's transaction indicator: 0 begin, 1 middle, 2 end, 3 whole (or the letters B, M, E, W). */
-  private static ChangeUnit.Boundary boundary(String text) {
-    return switch (text) {
-      case "0", "1", "B", "M" -> ChangeUnit.Boundary.CONTINUES;
-      case "2", "3", "E", "W" -> ChangeUnit.Boundary.ENDS;
-      default -> throw new MalformedRecordException("txind '" + text + "' is not one of 0, 1, 2, 3");
-    };
   }
 }

@@ -17,4 +17,13 @@ interface ValueDecoder {
   default Object fromJson(JsonParser parser) throws IOException {
     return fromText(parser.getText());
   }
+
+  /**
+   * A JSON number, given as its bytes {@code buf[from, to)} (already checked against JSON's number grammar), as
+   * {@link #fromJson} would make it of the same token; or null when this decoder leaves the number to {@link
+   * #fromJson} (JsonOpFastPath then hands the record to Jackson). The default leaves every number.
+   */
+  default Object fromJsonNumber(byte[] buf, int from, int to) {
+    return null;
+  }
 }

@@ -7,6 +7,7 @@ import io.gridway.core.event.Bytes;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
 /** The decoders {@link OracleTypes} hands out: one small class per value family. */
@@ -77,6 +78,28 @@ final class ValueDecoders {
       return fromText(parser.getText());
     }
 
+    /** An integer of at most 18 digits (Jackson's getLongValue, exactly); a fraction or exponent is left to Jackson. */
+    @Override
+    public Object fromJsonNumber(byte[] buf, int from, int to) {
+      int i = from;
+      boolean negative = buf[i] == '-';
+      if (negative) {
+        i++;
+      }
+      if (to - i > 18) {
+        return null;
+      }
+      long value = 0;
+      for (; i < to; i++) {
+        int d = buf[i] - '0';
+        if (d < 0 || d > 9) {
+          return null;
+        }
+        value = value * 10 + d;
+      }
+      return checked(negative ? -value : value);
+    }
+
     private long integral(BigDecimal value) {
       try {
         return value.longValueExact();
@@ -117,6 +140,12 @@ final class ValueDecoders {
       return fromText(parser.getText());
     }
 
+    @Override
+    public Object fromJsonNumber(byte[] buf, int from, int to) {
+      BigDecimal plain = plainDecimal(buf, from, to);
+      return plain == null ? null : checked(plain);
+    }
+
     private BigDecimal checked(BigDecimal value) {
       BigDecimal scaled;
       try {
@@ -143,6 +172,12 @@ final class ValueDecoders {
       JsonToken token = parser.currentToken();
       return token.isNumeric() ? parser.getFloatValue() : fromText(parser.getText());
     }
+
+    /** Jackson's getFloatValue is the JDK's Float.parseFloat of the number's text (FastPathsTest). */
+    @Override
+    public Object fromJsonNumber(byte[] buf, int from, int to) {
+      return Float.parseFloat(new String(buf, from, to - from, StandardCharsets.ISO_8859_1));
+    }
   }
 
   private static final class DoubleDecoder implements ValueDecoder {
@@ -155,6 +190,12 @@ final class ValueDecoders {
     public Object fromJson(JsonParser parser) throws IOException {
       JsonToken token = parser.currentToken();
       return token.isNumeric() ? parser.getDoubleValue() : fromText(parser.getText());
+    }
+
+    /** Jackson's getDoubleValue is the JDK's Double.parseDouble of the number's text (FastPathsTest). */
+    @Override
+    public Object fromJsonNumber(byte[] buf, int from, int to) {
+      return Double.parseDouble(new String(buf, from, to - from, StandardCharsets.ISO_8859_1));
     }
   }
 
@@ -201,6 +242,38 @@ final class ValueDecoders {
     int scale = -1;
     for (; i < end; i++) {
       char c = chars[i];
+      if (c >= '0' && c <= '9') {
+        if (++digits > 18) {
+          return null;
+        }
+        unscaled = unscaled * 10 + (c - '0');
+        if (scale >= 0) {
+          scale++;
+        }
+      } else if (c == '.' && scale < 0) {
+        scale = 0;
+      } else {
+        return null; // an exponent, or not a number
+      }
+    }
+    if (digits == 0 || scale == 0) {
+      return null;
+    }
+    return BigDecimal.valueOf(negative ? -unscaled : unscaled, Math.max(scale, 0));
+  }
+
+  /** {@link #plainDecimal(char[], int, int)} of the bytes {@code buf[from, to)}. */
+  static BigDecimal plainDecimal(byte[] buf, int from, int to) {
+    int i = from;
+    boolean negative = i < to && buf[i] == '-';
+    if (negative) {
+      i++;
+    }
+    long unscaled = 0;
+    int digits = 0;
+    int scale = -1;
+    for (; i < to; i++) {
+      byte c = buf[i];
       if (c >= '0' && c <= '9') {
         if (++digits > 18) {
           return null;
