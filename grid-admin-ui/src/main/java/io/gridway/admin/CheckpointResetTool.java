@@ -34,7 +34,7 @@ public final class CheckpointResetTool implements AutoCloseable {
       Map<String, String> environment) {
     RelayHttp http = RelayHttp.of(relays, environment, Duration.ofSeconds(2));
     Grid grid = new Grid(zk, cluster, zkTimeout);
-    return new CheckpointResetTool(grid, new ResetPlanner(grid, new RelayProbe(http), new CommitTimes(http),
+    return new CheckpointResetTool(grid, new ResetPlanner(grid, new RelayProbe(http), new CommitTimes(http, Clock.systemUTC()),
         group -> "gridway cluster group reset reads no consumer file, so it cannot check that group " + group + "'s consumers "
             + "load snapshots (start: snapshot or onEvicted: snapshot): one that does not skips to the SCN and loads nothing",
         Clock.systemUTC()));

@@ -53,7 +53,10 @@ final class ResetPlanner {
     }
   }
 
-  /** The relay holding the oldest SCN, with its own range: the one to look a time up in. */
+  /**
+   * The relay holding the oldest SCN, with its own range: the one to look a time up in (its time index reaches furthest
+   * back; every relay of a source reads the same log, so it holds the same commit times).
+   */
   record Widest(String endpoint, long oldestScn, long newestScn) {}
 
   /** What a confirmed reset changed: the state it was checked against and the plan now (with the reset waiting). */
@@ -159,7 +162,7 @@ final class ResetPlanner {
     }
     try {
       Widest w = before.widest();
-      return times.firstAtOrAfter(w.endpoint(), source, w.oldestScn(), w.newestScn(), time);
+      return times.firstAtOrAfter(w.endpoint(), source, time);
     } catch (CommitTimes.Refused refused) {
       throw new ApiException(io.netty.handler.codec.http.HttpResponseStatus.CONFLICT, "time-unknown", "time", "time: "
           + refused.getMessage());

@@ -370,7 +370,8 @@ class AdminApiIT {
         .contains("give an SCN");
     ApiClient.Answer late = api.send("POST", reset, "{\"to\":\"time\",\"time\":\"" + Instant.now().plusSeconds(3600) + "\"}");
     assertProblem(late, 409, "time");
-    assertThat(late.body().get("detail").asText()).contains("nothing committed at or after").contains("use latest");
+    assertThat(late.body().get("detail").asText()).contains("nothing committed at or after").contains("it is in the future")
+        .contains("use latest");
   }
 
   @Test
