@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 import io.gridway.testkit.EmbeddedZooKeeper;
 import io.gridway.testkit.ZooKeeperExtension;
 import java.time.Duration;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -24,6 +25,10 @@ final class SharedGrid implements BeforeAllCallback {
     // the shared ZooKeeper first), every Helix and ZooKeeper client of the grid waited out its session against a stopped
     // server: about a minute of the module's build after its last test.
     ZK.beforeAll(context);
+    // Awaitility waits 100 ms before its first check and between checks by default: the grid's tests wait on conditions
+    // about fifty times, most of them already true or true within a few milliseconds
+    Awaitility.setDefaultPollDelay(Duration.ZERO);
+    Awaitility.setDefaultPollInterval(Duration.ofMillis(20));
     ExtensionContext.Store store = context.getRoot().getStore(ExtensionContext.Namespace.create(SharedGrid.class));
     Holder holder = store.getOrComputeIfAbsent("grid", k -> new Holder(), Holder.class);
     grid = holder.grid;
