@@ -25,10 +25,11 @@ final class SharedGrid implements BeforeAllCallback {
     // the shared ZooKeeper first), every Helix and ZooKeeper client of the grid waited out its session against a stopped
     // server: about a minute of the module's build after its last test.
     ZK.beforeAll(context);
-    // Awaitility waits 100 ms before its first check and between checks by default: the grid's tests wait on conditions
-    // about fifty times, most of them already true or true within a few milliseconds
+    // Awaitility waits 100 ms before its first check by default: the grid's tests wait on conditions about fifty times,
+    // most of them already true. Checks then come every 50 ms: many conditions read the admin API (a ZooKeeper read
+    // each), and polling them every 20 ms cost more CPU than it saved on a loaded machine.
     Awaitility.setDefaultPollDelay(Duration.ZERO);
-    Awaitility.setDefaultPollInterval(Duration.ofMillis(20));
+    Awaitility.setDefaultPollInterval(Duration.ofMillis(50));
     ExtensionContext.Store store = context.getRoot().getStore(ExtensionContext.Namespace.create(SharedGrid.class));
     Holder holder = store.getOrComputeIfAbsent("grid", k -> new Holder(), Holder.class);
     grid = holder.grid;
