@@ -172,6 +172,16 @@ class ClusterCommandIT {
         assertThat(r.scn()).isEqualTo(1000);
         assertThat(r.user()).endsWith("(cli)");
       });
+      // audited in the grid's audit trail, which the admin's Audit page reads
+      try (io.gridway.cluster.AuditTrail trail = io.gridway.cluster.AuditTrail.open(ZkConfig.external(zk.connectString()), "c3")) {
+        assertThat(trail.recent(10)).singleElement().satisfies(e -> {
+          assertThat(e.action()).isEqualTo("partition.reset");
+          assertThat(e.target()).isEqualTo("group g partition 2");
+          assertThat(e.user()).endsWith("(cli)");
+          assertThat(e.by()).isEqualTo("cli");
+          assertThat(e.after()).contains("\"resetTo\":\"1000\"");
+        });
+      }
       Run stale = Run.of(on("c3", "cluster", "group", "reset", "g", "--partition", "2", "--shift", "-10", "--expect-version", "-.-.paused"));
       assertThat(stale.code()).isEqualTo(Gridway.USAGE);
       assertThat(stale.err()).contains("the partition has no checkpoint to shift from");

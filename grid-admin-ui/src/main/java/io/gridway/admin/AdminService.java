@@ -78,9 +78,31 @@ public final class AdminService implements AutoCloseable {
     ServerTls serverTls = tls == null ? null : new ServerTls(tls, environment, "http.tls", "admin service");
     Path stateDir = prepareStateDir(settings.stateDir());
     Users users = Users.open(stateDir);
-    AuditLog audit = new AuditLog(stateDir, clock);
-    ControllerHost controller = ControllerHost.start(settings.zk(), settings.cluster(), settings.controllerName());
     Grid grid = new Grid(settings.zk(), settings.cluster(), settings.zkTimeout());
+    AuditLog audit;
+    try {
+      audit = new AuditLog(stateDir, clock, new AuditLog.Trail() {
+        @Override
+        public void append(io.gridway.cluster.AuditTrail.Entry entry) {
+          grid.appendAudit(entry);
+        }
+
+        @Override
+        public java.util.List<io.gridway.cluster.AuditTrail.Entry> recent(int limit) {
+          return grid.auditTrail(limit);
+        }
+      }, "admin " + settings.controllerName());
+    } catch (RuntimeException e) {
+      grid.close();
+      throw e;
+    }
+    ControllerHost controller;
+    try {
+      controller = ControllerHost.start(settings.zk(), settings.cluster(), settings.controllerName());
+    } catch (RuntimeException e) {
+      grid.close();
+      throw e;
+    }
     ThreadPoolExecutor workers = new ThreadPoolExecutor(4, 4, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(256),
         new DefaultThreadFactory("gridway-admin-api", true));
     ProgressHistory history = new ProgressHistory(clock, settings.sampleInterval());

@@ -51,7 +51,7 @@ final class Api {
     this.snapshots = new SnapshotStatus(targets);
     this.logins = new LoginThrottle(clock);
     RelayProbe relays = new RelayProbe(relayHttp);
-    this.resets = new PartitionResets(new ResetPlanner(grid, relays, new CommitTimes(relayHttp), targets::snapshotAbility, clock), audit);
+    this.resets = new PartitionResets(new ResetPlanner(grid, relays, new CommitTimes(relayHttp, clock), targets::snapshotAbility, clock), audit);
     this.relayProbe = relays;
     this.grid = grid;
     this.users = users;

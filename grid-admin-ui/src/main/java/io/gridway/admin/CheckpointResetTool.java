@@ -12,10 +12,14 @@ import java.util.Map;
  * or while the admin service is down) and needs no login, yet plans, refuses and records a reset exactly as the UI
  * does: the same dry run, the same request the partition's next leader carries out ({@code CheckpointResets}).
  *
- * <p>Not audited in the admin service's audit log (that file is the admin service's); the request records the user.
- * Thread-safe; {@link #close()} it.
+ * <p>A recorded reset is appended to the grid's audit trail in ZooKeeper ({@link io.gridway.cluster.AuditTrail}, signed
+ * {@code cli}) with the entry the admin service makes of it, so the admin's audit page shows it. Thread-safe; {@link
+ * #close()} it.
  */
 public final class CheckpointResetTool implements AutoCloseable {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(CheckpointResetTool.class);
+  /** How the CLI signs its entries of the grid's audit trail. */
+  static final String BY = "cli";
   private final Grid grid;
   private final ResetPlanner planner;
 
@@ -34,7 +38,7 @@ public final class CheckpointResetTool implements AutoCloseable {
       Map<String, String> environment) {
     RelayHttp http = RelayHttp.of(relays, environment, Duration.ofSeconds(2));
     Grid grid = new Grid(zk, cluster, zkTimeout);
-    return new CheckpointResetTool(grid, new ResetPlanner(grid, new RelayProbe(http), new CommitTimes(http),
+    return new CheckpointResetTool(grid, new ResetPlanner(grid, new RelayProbe(http), new CommitTimes(http, Clock.systemUTC()),
         group -> "gridway cluster group reset reads no consumer file, so it cannot check that group " + group + "'s consumers "
             + "load snapshots (start: snapshot or onEvicted: snapshot): one that does not skips to the SCN and loads nothing",
         Clock.systemUTC()));
@@ -77,7 +81,16 @@ public final class CheckpointResetTool implements AutoCloseable {
    */
   public ResetPlan request(String group, int partition, ResetTarget target, String version, String user) {
     try {
-      return planner.confirm(group, partition, target, version, user).after();
+      ResetPlanner.Confirmed done = planner.confirm(group, partition, target, version, user);
+      try {
+        grid.appendAudit(AuditLog.trailEntry(new AuditLog.Entry(Clock.systemUTC().instant().toString(), user, "partition.reset",
+            done.auditTarget(), done.audited(), done.auditedAfter()), BY));
+      } catch (RuntimeException e) {
+        // the reset is recorded: failing the command now would say it was not
+        LOG.warn("the reset of group {} partition {} is recorded, but not in the grid's audit trail: {}", group, partition,
+            e.getMessage());
+      }
+      return done.after();
     } catch (ApiException e) {
       throw new Refused(e);
     }

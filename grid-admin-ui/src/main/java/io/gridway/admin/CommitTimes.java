@@ -1,32 +1,44 @@
 package io.gridway.admin;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gridway.core.wire.FrameType;
 import io.gridway.core.wire.WireFormat;
 import java.io.IOException;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Instant;
 
 /**
- * Source commit time → SCN, from what a relay's buffer holds: every window there carries its source commit time (the
- * EVENT and END_OF_WINDOW frames' {@code commit time}). Finds the first window committed at or after a time by bisection
- * over {@code GET /v1/sources/{source}/events?since=X&waitMs=0} (each answer starts with the first window above X), so
- * a lookup costs about log2(newest − oldest SCN) small requests, at most 64, and nothing is indexed or kept.
+ * Source commit time → SCN, through the relay's own time index: one {@code GET
+ * /v1/sources/{source}/events?since=time:T&waitMs=0} (relay README, "Parameters"), which the relay answers from the
+ * commit times of the windows its buffer holds with the first window committed at or after T — or refuses with 410
+ * {@code time-evicted} (T at or before the oldest commit held: earlier commits, evicted or never read, may be at or
+ * after it too) or 503 {@code time-not-reached} (nothing held committed at or after T yet). The relay's answer is the
+ * one a consumer with {@code start: time:T} gets, so a reset and a start at the same time agree.
  *
- * <p>Assumes commit times do not fall as SCNs rise (true of a source's log up to clock adjustments on its host; equal
- * times are fine). Times outside what the buffer holds are refused, never guessed: at or before its oldest window
- * (earlier windows, evicted or never fetched, may be at or after the time too) and after its newest one (nothing
- * committed then yet). Requests go through {@link RelayHttp}: TLS and the bearer token when configured. Thread-safe.
+ * <p>The checkpoint is the first window's SCN − 1: the relay serves the windows above a checkpoint and holds none
+ * between the window before the first one and the first one, so any SCN in that range restarts with the first window;
+ * this one needs no second request. (Where the source's SCNs have gaps it is above the previous window's SCN, so a
+ * dry run from exactly that SCN reads "skip" over the gap, though nothing held is skipped.)
+ *
+ * <p>Requests go through {@link RelayHttp}: TLS and the bearer token when configured. Thread-safe.
  */
 final class CommitTimes {
   /** Enough for the first window's first frames; the relay sends a larger first window whole anyway. */
   private static final int MAX_BYTES = 64 * 1024;
+  private static final ObjectMapper JSON = new ObjectMapper();
   private final RelayHttp http;
+  private final Clock clock;
 
-  CommitTimes(RelayHttp http) {
+  CommitTimes(RelayHttp http, Clock clock) {
     this.http = http;
+    this.clock = clock;
   }
 
   /** A window of the relay's buffer: its SCN and source commit time. */
@@ -36,10 +48,9 @@ final class CommitTimes {
    * Where a time falls in the buffer.
    *
    * @param first the first window committed at or after the time
-   * @param checkpointScn the checkpoint that restarts with {@code first}: the SCN of the window before it
-   * @param requests how many requests the bisection took
+   * @param checkpointScn the checkpoint that restarts with {@code first}: {@code first.scn() - 1}
    */
-  record Match(Window first, long checkpointScn, int requests) {}
+  record Match(Window first, long checkpointScn) {}
 
   /** The lookup cannot answer: {@code why} is for the person. */
   static final class Refused extends Exception {
@@ -50,90 +61,71 @@ final class CommitTimes {
     }
   }
 
-  /**
-   * The first window of {@code source} committed at or after {@code time}, asked of the relay at {@code endpoint} whose
-   * buffer holds SCNs {@code oldestScn} … {@code newestScn} (its {@code /v1/sources}).
-   */
-  Match firstAtOrAfter(String endpoint, String source, long oldestScn, long newestScn, Instant time) throws Refused {
-    Lookup lookup = new Lookup(endpoint, source);
-    Window oldest = lookup.firstAbove(oldestScn - 1);
-    if (oldest == null) {
-      throw new Refused("the relay at " + endpoint + " holds no window of source " + source + " (its buffer is empty)");
+  /** The first window of {@code source} committed at or after {@code time}, asked of the relay at {@code endpoint}. */
+  Match firstAtOrAfter(String endpoint, String source, Instant asked) throws Refused {
+    // commit times are whole microseconds and the relay truncates T to one: "at or after T" is "at or after T rounded up"
+    Instant time = asked.getNano() % 1000 == 0 ? asked : asked.plusNanos(1000 - asked.getNano() % 1000);
+    String relay = endpoint.replaceAll("/+$", "");
+    URI uri = URI.create(relay + "/v1/sources/" + URLEncoder.encode(source, StandardCharsets.UTF_8) + "/events?waitMs=0&maxBytes="
+        + MAX_BYTES + "&since=" + URLEncoder.encode("time:" + time, StandardCharsets.UTF_8));
+    HttpResponse<byte[]> response = send(uri);
+    int status = response.statusCode();
+    String body = new String(response.body(), StandardCharsets.UTF_8);
+    String refused = RelayHttp.refused(status, body);
+    if (refused != null) {
+      throw new Refused("the relay at " + relay + " cannot be asked for commit times: " + refused);
     }
-    if (!oldest.commitTime().isBefore(time)) {
-      throw new Refused(time + " is at or before the oldest commit the relays hold (SCN " + Long.toUnsignedString(oldest.scn())
-          + ", committed " + oldest.commitTime() + "): earlier commits are no longer known, so the first SCN at or after it "
-          + "cannot be told; give an SCN (or bootstrap the group from a snapshot)");
+    JsonNode problem = status == 200 ? null : problem(body);
+    String type = problem == null ? "" : problem.path("type").asText("");
+    if (status == 410 && type.endsWith("time-evicted")) {
+      throw new Refused(time + " is at or before the oldest commit the relays hold (SCN " + problem.path("oldestScn").asText("?")
+          + ", committed " + problem.path("oldestCommitTime").asText("?") + " at the relay " + relay + "): earlier commits are no "
+          + "longer known, so the first SCN at or after it cannot be told; give an SCN (or bootstrap the group from a snapshot)");
     }
-    Window newest = lookup.firstAbove(newestScn - 1);
-    if (newest == null || newest.commitTime().isBefore(time)) {
-      Window last = newest == null ? oldest : newest;
-      throw new Refused("nothing committed at or after " + time + " yet: the newest commit the relays hold is SCN "
-          + Long.toUnsignedString(last.scn()) + ", committed " + last.commitTime() + "; use latest to skip everything");
+    if (status == 503 && type.endsWith("time-not-reached")) {
+      Instant now = clock.instant();
+      throw new Refused("nothing committed at or after " + time + " yet: " + (time.isAfter(now)
+          ? "it is in the future (now is " + now + ")"
+          : "the relay at " + relay + " has read no commit that late yet (" + problem.path("detail").asText("") + ")")
+          + "; use latest to skip everything, or give a time the relays hold");
     }
-    // invariant: the first window above lo is before the time, the first above hi is at or after it
-    long lo = oldest.scn() - 1;
-    long hi = newest.scn() - 1;
-    while (Long.compareUnsigned(hi - lo, 1) > 0) {
-      long mid = lo + (hi - lo) / 2; // unsigned midpoint: hi > lo, so hi - lo does not wrap
-      Window w = lookup.firstAbove(mid);
-      if (w == null) {
-        throw new Refused("the relay at " + endpoint + " lost the window above SCN " + Long.toUnsignedString(mid)
-            + " during the lookup (evicted?); try again");
-      }
-      if (w.commitTime().isBefore(time)) {
-        lo = Long.compareUnsigned(w.scn() - 1, mid) > 0 ? w.scn() - 1 : mid;
-      } else {
-        hi = mid;
-      }
+    if (status != 200) {
+      String detail = problem != null && problem.hasNonNull("detail") ? problem.get("detail").asText()
+          : body.lines().findFirst().orElse("");
+      throw new Refused("the relay at " + relay + " answered HTTP " + status + " to since=time:" + time + ": " + detail
+          + (status == 400 ? " (a relay too old to look times up? it needs since=time:T)" : ""));
     }
-    Window first = lookup.firstAbove(hi);
+    Window first = firstWindow(ByteBuffer.wrap(response.body()));
     if (first == null) {
-      throw new Refused("the relay at " + endpoint + " lost the window above SCN " + Long.toUnsignedString(hi) + "; try again");
+      throw new Refused("the relay at " + relay + " answered since=time:" + time + " without a window (evicted meanwhile?); try again");
     }
-    return new Match(first, hi, lookup.requests);
+    return new Match(first, first.scn() - 1);
   }
 
-  /** One lookup's requests to one relay. Not thread-safe. */
-  private final class Lookup {
-    private final String base;
-    int requests;
-
-    Lookup(String endpoint, String source) {
-      this.base = endpoint.replaceAll("/+$", "") + "/v1/sources/" + source + "/events?waitMs=0&maxBytes=" + MAX_BYTES + "&since=";
+  private HttpResponse<byte[]> send(URI uri) throws Refused {
+    HttpRequest request;
+    try {
+      request = http.get(uri).build();
+    } catch (IllegalStateException refused) {
+      throw new Refused(refused.getMessage());
     }
+    try {
+      return http.client().send(request, HttpResponse.BodyHandlers.ofByteArray());
+    } catch (IOException e) {
+      throw new Refused("cannot ask the relay " + uri + ": " + e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new Refused("interrupted while asking the relay");
+    }
+  }
 
-    /** The first window above {@code scn}, or {@code null} when the relay has none. */
-    Window firstAbove(long scn) throws Refused {
-      requests++;
-      HttpRequest request;
-      try {
-        request = http.get(URI.create(base + Long.toUnsignedString(scn))).build();
-      } catch (IllegalStateException refused) {
-        throw new Refused(refused.getMessage());
-      }
-      HttpResponse<byte[]> response;
-      try {
-        response = http.client().send(request, HttpResponse.BodyHandlers.ofByteArray());
-      } catch (IOException e) {
-        throw new Refused("cannot ask the relay " + request.uri() + ": " + e.getMessage());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new Refused("interrupted while asking the relay");
-      }
-      if (response.statusCode() == 204) {
-        return null;
-      }
-      String refused = RelayHttp.refused(response.statusCode(), new String(response.body(), java.nio.charset.StandardCharsets.UTF_8));
-      if (refused != null) {
-        throw new Refused("the relay at " + request.uri().getScheme() + "://" + request.uri().getAuthority() + " cannot be asked for "
-            + "commit times: " + refused);
-      }
-      if (response.statusCode() != 200) {
-        throw new Refused("the relay answered HTTP " + response.statusCode() + " to " + request.uri() + ": "
-            + new String(response.body(), java.nio.charset.StandardCharsets.UTF_8).lines().findFirst().orElse(""));
-      }
-      return firstWindow(ByteBuffer.wrap(response.body()));
+  /** The relay's problem document, or null when the body is none. */
+  private static JsonNode problem(String body) {
+    try {
+      JsonNode node = JSON.readTree(body);
+      return node != null && node.isObject() ? node : null;
+    } catch (IOException | RuntimeException e) {
+      return null; // not JSON: the status and the first line say enough
     }
   }
 

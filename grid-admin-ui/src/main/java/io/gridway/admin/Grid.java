@@ -1,11 +1,13 @@
 package io.gridway.admin;
 
+import io.gridway.cluster.AuditTrail;
 import io.gridway.cluster.CheckpointResets;
 import io.gridway.cluster.ClusterAdmin;
 import io.gridway.cluster.ClusterStatus;
 import io.gridway.cluster.ClusterStatusReader;
 import io.gridway.cluster.ZkConfig;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Callable;
@@ -35,6 +37,7 @@ final class Grid implements AutoCloseable {
   private final ThreadPoolExecutor thread;
   private ClusterStatusReader reader; // confined to thread
   private CheckpointResets resets; // confined to thread
+  private AuditTrail trail; // confined to thread
 
   Grid(ZkConfig zk, String cluster, Duration timeout) {
     this.zk = zk;
@@ -87,6 +90,35 @@ final class Grid implements AutoCloseable {
     });
   }
 
+  /** Appends {@code entry} to the grid's audit trail in ZooKeeper. */
+  void appendAudit(AuditTrail.Entry entry) {
+    call(() -> {
+      withTrail(t -> {
+        t.append(entry);
+        return null;
+      });
+      return null;
+    });
+  }
+
+  /** The newest {@code limit} entries of the grid's audit trail, newest first. */
+  List<AuditTrail.Entry> auditTrail(int limit) {
+    return call(() -> withTrail(t -> t.recent(limit)));
+  }
+
+  private <T> T withTrail(Function<AuditTrail, T> action) {
+    if (trail == null) {
+      trail = AuditTrail.open(zk, cluster);
+    }
+    try {
+      return action.apply(trail);
+    } catch (RuntimeException e) {
+      trail.close();
+      trail = null;
+      throw e;
+    }
+  }
+
   /** Runs {@code action} with a short-lived {@link ClusterAdmin}. */
   <T> T admin(Function<ClusterAdmin, T> action) {
     return call(() -> {
@@ -132,6 +164,9 @@ final class Grid implements AutoCloseable {
         }
         if (resets != null) {
           resets.close();
+        }
+        if (trail != null) {
+          trail.close();
         }
       });
     } catch (RejectedExecutionException e) {

@@ -2,7 +2,6 @@ package io.gridway.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
@@ -43,16 +42,7 @@ final class PartitionResets {
       return Api.json(HttpResponseStatus.OK, planner.plan(group, partition, target));
     }
     ResetPlanner.Confirmed done = planner.confirm(group, partition, target, request.ifMatch(), session.user());
-    Map<String, Object> was = new LinkedHashMap<>();
-    was.put("checkpointScn", done.before().plan().currentScn());
-    was.put("pendingReset", done.before().pending() == null ? null : done.before().pending().scn());
-    Map<String, Object> after = new LinkedHashMap<>();
-    after.put("resetTo", Long.toUnsignedString(done.target()));
-    after.put("how", target.to());
-    if (done.after().time() != null) {
-      after.put("time", done.after().time().asked());
-    }
-    audit.record(session.user(), "partition.reset", "group " + group + " partition " + partition, was, after);
+    audit.record(session.user(), "partition.reset", done.auditTarget(), done.audited(), done.auditedAfter());
     return Api.json(HttpResponseStatus.ACCEPTED, done.after());
   }
 

@@ -7,7 +7,9 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A partition's checkpoint reset, planned and recorded: the one implementation behind the admin API's {@code
@@ -53,11 +55,43 @@ final class ResetPlanner {
     }
   }
 
-  /** The relay holding the oldest SCN, with its own range: the one to look a time up in. */
+  /**
+   * The relay holding the oldest SCN, with its own range: the one to look a time up in (its time index reaches furthest
+   * back; every relay of a source reads the same log, so it holds the same commit times).
+   */
   record Widest(String endpoint, long oldestScn, long newestScn) {}
 
-  /** What a confirmed reset changed: the state it was checked against and the plan now (with the reset waiting). */
-  record Confirmed(State before, long target, ResetPlan after) {}
+  /**
+   * What a confirmed reset changed: the state it was checked against and the plan now (with the reset waiting).
+   *
+   * @param how the target's kind ({@code scn}, {@code latest}, {@code shift}, {@code time}, {@code snapshot})
+   */
+  record Confirmed(State before, long target, ResetPlan after, String how) {
+
+    /** The audit entry's before: the checkpoint and any reset that was waiting. */
+    Map<String, Object> audited() {
+      Map<String, Object> was = new LinkedHashMap<>();
+      was.put("checkpointScn", before.plan().currentScn());
+      was.put("pendingReset", before.pending() == null ? null : before.pending().scn());
+      return was;
+    }
+
+    /** The audit entry's after: the new checkpoint, how it was given, and the time asked for. */
+    Map<String, Object> auditedAfter() {
+      Map<String, Object> now = new LinkedHashMap<>();
+      now.put("resetTo", Long.toUnsignedString(target));
+      now.put("how", how);
+      if (after.time() != null) {
+        now.put("time", after.time().asked());
+      }
+      return now;
+    }
+
+    /** The audit entry's target. */
+    String auditTarget() {
+      return "group " + after.group() + " partition " + after.partition();
+    }
+  }
 
   /** The partition's reset state now: a plan that changes nothing, with the current checkpoint as target. */
   ResetPlan current(String group, int partition, String source) {
@@ -96,7 +130,7 @@ final class ResetPlanner {
       return null;
     });
     String source = source(target.source());
-    return new Confirmed(planned, to, state(group, partition, to, planned.plan().time(), null, source).plan());
+    return new Confirmed(planned, to, state(group, partition, to, planned.plan().time(), null, source).plan(), target.to());
   }
 
   /** Cancels the reset waiting for the partition; the state it had. */
@@ -159,7 +193,7 @@ final class ResetPlanner {
     }
     try {
       Widest w = before.widest();
-      return times.firstAtOrAfter(w.endpoint(), source, w.oldestScn(), w.newestScn(), time);
+      return times.firstAtOrAfter(w.endpoint(), source, time);
     } catch (CommitTimes.Refused refused) {
       throw new ApiException(io.netty.handler.codec.http.HttpResponseStatus.CONFLICT, "time-unknown", "time", "time: "
           + refused.getMessage());

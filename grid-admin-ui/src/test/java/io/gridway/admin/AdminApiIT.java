@@ -370,7 +370,46 @@ class AdminApiIT {
         .contains("give an SCN");
     ApiClient.Answer late = api.send("POST", reset, "{\"to\":\"time\",\"time\":\"" + Instant.now().plusSeconds(3600) + "\"}");
     assertProblem(late, 409, "time");
-    assertThat(late.body().get("detail").asText()).contains("nothing committed at or after").contains("use latest");
+    assertThat(late.body().get("detail").asText()).contains("nothing committed at or after").contains("it is in the future")
+        .contains("use latest");
+  }
+
+  @Test
+  void aResetFromTheCliIsOnTheAuditPageFromTheGridsAuditTrail() throws Exception {
+    ApiClient api = grid.loggedInAdmin();
+    String target = "group orders partition 2";
+    assertThat(api.send("POST", "/api/v1/groups/orders/partitions/2/pause", "{}").status()).isEqualTo(200);
+    try (CheckpointResetTool cli = CheckpointResetTool.open(grid.zk, grid.cluster, Duration.ofSeconds(15))) {
+      ResetTarget to = new ResetTarget("scn", "777", null, null, null);
+      ResetPlan plan = cli.plan("orders", 2, to);
+      cli.request("orders", 2, to, plan.version(), "carol (cli)");
+      JsonNode audit = api.get("/api/v1/audit?limit=50").body();
+      JsonNode reset = java.util.stream.StreamSupport.stream(audit.spliterator(), false)
+          .filter(e -> e.get("user").asText().equals("carol (cli)")).findFirst().orElseThrow();
+      assertThat(reset.get("action").asText()).isEqualTo("partition.reset");
+      assertThat(reset.get("target").asText()).isEqualTo(target);
+      assertThat(reset.get("by").asText()).isEqualTo("cli");
+      assertThat(reset.get("before").get("checkpointScn").asText()).isEqualTo(plan.currentScn());
+      assertThat(reset.get("after").get("resetTo").asText()).isEqualTo("777");
+      assertThat(reset.get("after").get("how").asText()).isEqualTo("scn");
+      // the newest first: the CLI's reset came after the service's pause
+      List<String> actions = java.util.stream.StreamSupport.stream(audit.spliterator(), false)
+          .filter(e -> e.get("target").asText().equals(target)).map(e -> e.get("action").asText()).toList();
+      assertThat(actions.subList(0, 2)).containsExactly("partition.reset", "partition.pause");
+      // the service's own entries are in the trail too (signed by it), and on its page once, from its file
+      try (io.gridway.cluster.AuditTrail trail = io.gridway.cluster.AuditTrail.open(grid.zk, grid.cluster)) {
+        assertThat(trail.recent(50)).anySatisfy(e -> {
+          assertThat(e.action()).isEqualTo("partition.pause");
+          assertThat(e.target()).isEqualTo(target);
+          assertThat(e.by()).isEqualTo("admin admin1");
+        });
+      }
+      assertThat(audit.findValues("by")).as("entries from the trail only: the CLI's").allSatisfy(by -> assertThat(by.asText()).isEqualTo("cli"));
+    } finally {
+      api.send("DELETE", "/api/v1/groups/orders/partitions/2/reset", null);
+      assertThat(api.send("POST", "/api/v1/groups/orders/partitions/2/resume", "{}").status()).isEqualTo(200);
+    }
+    await().atMost(PATIENCE).until(() -> grid.leaders.size() == 4);
   }
 
   @Test

@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.logging.Level;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -21,6 +23,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Cookie;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
@@ -44,14 +47,17 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 class AdminBrowserIT {
   private static final Duration PATIENCE = Duration.ofSeconds(60);
   private static final Path SHOTS = Path.of("target", "screenshots");
+  /**
+   * Chromium is launched while the shared grid starts (it is initialised before {@link #SHARED}, whose beforeAll starts
+   * the grid): the two took about 9 s one after the other before the first test.
+   */
+  private static final CompletableFuture<ChromeDriver> LAUNCHING = CompletableFuture.supplyAsync(AdminBrowserIT::launch);
   @RegisterExtension static final SharedGrid SHARED = new SharedGrid();
   private static TestGrid grid;
   private static ChromeDriver browser;
   private final List<String> expectedConsoleErrors = new ArrayList<>();
 
-  @BeforeAll
-  static void start() throws Exception {
-    grid = SHARED.grid();
+  private static ChromeDriver launch() {
     System.setProperty("webdriver.chrome.driver", "/usr/bin/chromedriver");
     ChromeOptions options = new ChromeOptions().setBinary("/usr/bin/chromium")
         .addArguments("--headless=new", "--no-sandbox", "--disable-background-networking", "--disable-component-update",
@@ -59,7 +65,17 @@ class AdminBrowserIT {
     LoggingPreferences logs = new LoggingPreferences();
     logs.enable(LogType.BROWSER, Level.ALL);
     options.setCapability("goog:loggingPrefs", logs);
-    browser = new ChromeDriver(new ChromeDriverService.Builder().usingDriverExecutable(new java.io.File("/usr/bin/chromedriver")).build(), options);
+    return new ChromeDriver(new ChromeDriverService.Builder().usingDriverExecutable(new java.io.File("/usr/bin/chromedriver")).build(), options);
+  }
+
+  @BeforeAll
+  static void start() throws Exception {
+    grid = SHARED.grid();
+    try {
+      browser = LAUNCHING.join();
+    } catch (CompletionException e) {
+      throw new IllegalStateException("cannot start chromium through /usr/bin/chromedriver", e.getCause());
+    }
     Files.createDirectories(SHOTS);
   }
 
@@ -67,6 +83,8 @@ class AdminBrowserIT {
   static void stop() {
     if (browser != null) {
       browser.quit();
+    } else {
+      LAUNCHING.thenAccept(ChromeDriver::quit); // started, but the grid failed before a test could use it
     }
   }
 
@@ -129,6 +147,18 @@ class AdminBrowserIT {
     visible("nav");
   }
 
+  /**
+   * The shared session of user admin ({@link TestGrid#loggedInAdmin}) handed to the browser as its cookie, then the page
+   * loaded again: logging in through the form hashes the password (PBKDF2, 210,000 rounds) each time, which only the
+   * tests of logging in need ({@link #anOperatorLogsInSeesTheTopologyAndEachPartitionsLeader}, the viewer's).
+   */
+  private void asAdmin() throws java.io.IOException {
+    String[] cookie = grid.loggedInAdmin().cookie.split("=", 2);
+    browser.manage().addCookie(new Cookie.Builder(cookie[0], cookie[1]).path("/").isHttpOnly(true).sameSite("Strict").build());
+    browser.navigate().refresh();
+    visible("nav");
+  }
+
   private void screenshot(String name) throws Exception {
     Path file = browser.getScreenshotAs(OutputType.FILE).toPath();
     Files.copy(file, SHOTS.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
@@ -185,7 +215,7 @@ class AdminBrowserIT {
 
   @Test
   void pausingAPartitionInTheBrowserStopsItsConsumerAndResumingStartsItAgain() throws Exception {
-    logIn("admin", grid.adminPassword());
+    asAdmin();
     browser.findElement(By.id("nav-groups")).click();
     click("pause-orders-2");
     visible("resume-orders-2");
@@ -204,7 +234,7 @@ class AdminBrowserIT {
 
   @Test
   void theLeadersShownMoveWhenAConsumerStops() throws Exception {
-    logIn("admin", grid.adminPassword());
+    asAdmin();
     browser.findElement(By.id("nav-groups")).click();
     visible("group-orders");
     await().atMost(PATIENCE).untilAsserted(() -> assertThat(leadersShown().values()).contains("c1", "c2"));
@@ -230,7 +260,7 @@ class AdminBrowserIT {
   @Test
   void aWrongValueInAFormShowsTheServersMessage() throws Exception {
     expectedConsoleErrors.add("/api/v1/groups - Failed to load resource: the server responded with a status of 400");
-    logIn("admin", grid.adminPassword());
+    asAdmin();
     browser.findElement(By.id("nav-groups")).click();
     visible("new-name").sendKeys("shop");
     browser.findElement(By.id("new-partitions")).sendKeys("0");
@@ -292,7 +322,7 @@ class AdminBrowserIT {
   @Test
   void aResetGoesThroughADryRunAndTheNextLeaderRestartsFromIt() throws Exception {
     expectedConsoleErrors.add("/reset - Failed to load resource: the server responded with a status of 409");
-    logIn("admin", grid.adminPassword());
+    asAdmin();
     browser.findElement(By.id("nav-groups")).click();
     click("pause-orders-0");
     visible("resume-orders-0");
@@ -363,7 +393,7 @@ class AdminBrowserIT {
 
   @Test
   void theTopologyShowsEachRelaysBufferAndHealthAndDisablesAnInstance() throws Exception {
-    logIn("admin", grid.adminPassword());
+    asAdmin();
     WebDriverWait wait = waiting();
     wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("relay-status"), "READY"));
     String relays = browser.findElement(By.id("relay-status")).getText();
@@ -384,7 +414,7 @@ class AdminBrowserIT {
 
   @Test
   void theGroupsPageChartsAppliedEventsPerSecond() throws Exception {
-    logIn("admin", grid.adminPassword());
+    asAdmin();
     browser.findElement(By.id("nav-groups")).click();
     visible("rate-orders");
     long[] applied = {0};
@@ -405,7 +435,7 @@ class AdminBrowserIT {
   @Test
   void aChangeBasedOnAStalePageIsRefusedWithTheReason() throws Exception {
     expectedConsoleErrors.add("/api/v1/groups/orders - Failed to load resource: the server responded with a status of 409");
-    logIn("admin", grid.adminPassword());
+    asAdmin();
     browser.findElement(By.id("nav-groups")).click();
     click("edit-orders");
     WebDriverWait wait = waiting();
@@ -432,7 +462,7 @@ class AdminBrowserIT {
   @Test
   void aGroupsParkedChangesShowTheirReason() throws Exception {
     grid.park(91, "id=91", "value too long for column v (varchar 40)");
-    logIn("admin", grid.adminPassword());
+    asAdmin();
     browser.findElement(By.id("nav-groups")).click();
     click("show-parked-orders");
     waiting().until(ExpectedConditions.textToBePresentInElementLocated(By.id("parked"),
@@ -463,7 +493,7 @@ class AdminBrowserIT {
 
   @Test
   void aPolicyIsValidatedAndARowExplainedInTheBrowser() throws Exception {
-    logIn("admin", grid.adminPassword());
+    asAdmin();
     browser.findElement(By.id("nav-policy")).click();
     // the text is set by script: typing 200 characters of YAML key by key takes seconds
     browser.executeScript("document.getElementById('policy-text').value = arguments[0];", AdminApiIT.POLICY);

@@ -3,7 +3,9 @@ package io.gridway.admin;
 import static org.awaitility.Awaitility.await;
 
 import io.gridway.testkit.EmbeddedZooKeeper;
+import io.gridway.testkit.ZooKeeperExtension;
 import java.time.Duration;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -13,10 +15,21 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * (pause a partition, add a group) put it back or use names of their own.
  */
 final class SharedGrid implements BeforeAllCallback {
+  private static final ZooKeeperExtension ZK = ZooKeeperExtension.shared();
   private TestGrid grid;
 
   @Override
   public void beforeAll(ExtensionContext context) {
+    // The root store closes its values in reverse order of insertion: the shared ZooKeeper's entry must go in before the
+    // grid's, so that the grid is closed while ZooKeeper still answers. The other way round (a later class registering
+    // the shared ZooKeeper first), every Helix and ZooKeeper client of the grid waited out its session against a stopped
+    // server: about a minute of the module's build after its last test.
+    ZK.beforeAll(context);
+    // Awaitility waits 100 ms before its first check by default: the grid's tests wait on conditions about fifty times,
+    // most of them already true. Checks then come every 50 ms: many conditions read the admin API (a ZooKeeper read
+    // each), and polling them every 20 ms cost more CPU than it saved on a loaded machine.
+    Awaitility.setDefaultPollDelay(Duration.ZERO);
+    Awaitility.setDefaultPollInterval(Duration.ofMillis(50));
     ExtensionContext.Store store = context.getRoot().getStore(ExtensionContext.Namespace.create(SharedGrid.class));
     Holder holder = store.getOrComputeIfAbsent("grid", k -> new Holder(), Holder.class);
     grid = holder.grid;
