@@ -72,7 +72,7 @@ final class SnapshotStatusView {
     }
     // the estimate is the source's statistics: a table past it is shown at 99% until its last chunk
     double fraction = t.done() ? 1 : t.estimated() > 0 ? Math.min(0.99, (double) t.scanned() / t.estimated()) : 0;
-    int filled = (int) Math.round(fraction * BAR);
+    int filled = (int) (fraction * BAR); // floor: a full bar only when done
     String bar = "[" + "#".repeat(filled) + "-".repeat(BAR - filled) + "]";
     String percent = t.done() || t.estimated() > 0 ? String.format("%3d%%", Math.round(fraction * 100)) : "   ?";
     String estimate = t.estimated() >= 0 ? " / ~" + String.format("%,d", t.estimated()) : "";
