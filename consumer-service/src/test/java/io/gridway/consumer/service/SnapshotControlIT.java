@@ -50,6 +50,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  *   <li>Cancel mid-load (the keyless table first, then the keyed one): the request is gone, the checkpoint says no
  *       load is in progress, the relay serves no more chunks, the group keeps streaming and the keyless table holds
  *       exactly the source's rows (replaced once, in one transaction: no duplicate).
+ *   <li>Flags set while nobody leads the partition: a paused request's next leader starts it paused (nothing read
+ *       until resumed), a cancelled one's drops it before starting.
  * </ol>
  */
 @Timeout(300)
@@ -156,7 +158,39 @@ class SnapshotControlIT {
             .isEqualTo(keyless(source.connect(db), "SELECT a, b FROM nk"));
         assertThat(chunksRead(relayPort, t)).as("no chunk after the cancel").isEqualTo(atCancel);
         assertThat(service.statuses().get(0).state()).isEqualTo(PartitionStatus.State.RUNNING);
-        assertThat(GroupSnapshot.status(zk, cluster, "eo")).isEmpty();
+        // the leader's report in ZooKeeper follows within its publishing interval (a second)
+        await().atMost(Duration.ofSeconds(30)).until(() -> GroupSnapshot.status(zk, cluster, "eo").isEmpty());
+
+        // 3. flags set while no instance leads the partition (an operator paused it): its next leader starts the load
+        // paused, and drops a cancelled request before it starts, loading nothing
+        try (ClusterAdmin admin = new ClusterAdmin(zk, cluster)) {
+          long nkAtRequest = chunksRead(relayPort, nk);
+          release(admin, service);
+          GroupSnapshot.request(zk, cluster, "eo", List.of(nk), List.of(), "test", Duration.ofSeconds(60));
+          GroupSnapshot.control(zk, cluster, "eo", List.of(0), GroupSnapshot.Action.PAUSE);
+          admin.resumePartition("eo", 0);
+          await().atMost(Duration.ofSeconds(60)).until(() -> load(service) != null && load(service).paused());
+          source.execute(db, "INSERT INTO c VALUES (2000, 'a paused start')");
+          awaitTarget(pg, target, "SELECT count(*) FROM \"" + db + "\".c", 62);
+          assertThat(chunksRead(relayPort, nk)).as("a load that starts paused reads nothing").isEqualTo(nkAtRequest);
+          GroupSnapshot.control(zk, cluster, "eo", List.of(), GroupSnapshot.Action.RESUME);
+          await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
+              .until(() -> requests.pending("eo").isEmpty());
+          assertThat(chunksRead(relayPort, nk)).isEqualTo(nkAtRequest + 1);
+
+          release(admin, service);
+          GroupSnapshot.request(zk, cluster, "eo", List.of(t), List.of(), "test", Duration.ofSeconds(60));
+          GroupSnapshot.control(zk, cluster, "eo", List.of(), GroupSnapshot.Action.CANCEL);
+          long tAtCancel = chunksRead(relayPort, t);
+          admin.resumePartition("eo", 0);
+          await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
+              .until(() -> requests.pending("eo").isEmpty());
+          source.execute(db, "INSERT INTO c VALUES (2001, 'after a cancel nobody led')");
+          awaitTarget(pg, target, "SELECT count(*) FROM \"" + db + "\".c", 63);
+          assertThat(chunksRead(relayPort, t)).as("a request cancelled before it was taken loads nothing")
+              .isEqualTo(tAtCancel);
+          verifier(source, db, pg, target).awaitMatches(Duration.ofSeconds(60));
+        }
         assertThat(heartbeat.writes()).isPositive();
       } finally {
         try (ClusterAdmin admin = new ClusterAdmin(zk, cluster)) {
@@ -198,6 +232,15 @@ class SnapshotControlIT {
       stop.set(true);
       done.join();
     }
+  }
+
+  /** Pauses the partition in Helix and waits until this service no longer runs it. */
+  private static void release(ClusterAdmin admin, ConsumerService service) {
+    admin.pausePartition("eo", 0);
+    await().atMost(Duration.ofSeconds(60)).until(() -> { // absent for a moment while it stops
+      PartitionStatus status = service.statuses().get(0);
+      return status != null && status.state() == PartitionStatus.State.STOPPED;
+    });
   }
 
   private static PartitionStatus.SnapshotLoad load(ConsumerService service) {
