@@ -142,8 +142,40 @@ public final class GroupSnapshot {
    * @throws IllegalArgumentException when there is no such group
    */
   public static java.util.Map<Integer, PartitionLoad> status(ZkConfig zk, String cluster, String group) {
-    try (ClusterAdmin admin = new ClusterAdmin(zk, cluster); SnapshotRequests requests = SnapshotRequests.open(zk, cluster);
-        GroupProgress progress = GroupProgress.open(zk, cluster)) {
+    try (StatusReader reader = StatusReader.open(zk, cluster)) {
+      return reader.read(group);
+    }
+  }
+
+  /**
+   * Reads {@link #status} again and again on the same ZooKeeper clients (a CLI's {@code --watch}, a UI's poll), rather
+   * than three new sessions per read. Thread-safe; {@link #close()} it.
+   */
+  public static final class StatusReader implements AutoCloseable {
+    private final String cluster;
+    private final ClusterAdmin admin;
+    private final SnapshotRequests requests;
+    private final GroupProgress progress;
+
+    private StatusReader(String cluster, ClusterAdmin admin, SnapshotRequests requests, GroupProgress progress) {
+      this.cluster = cluster;
+      this.admin = admin;
+      this.requests = requests;
+      this.progress = progress;
+    }
+
+    public static StatusReader open(ZkConfig zk, String cluster) {
+      ClusterAdmin admin = new ClusterAdmin(zk, cluster);
+      try {
+        return new StatusReader(cluster, admin, SnapshotRequests.open(zk, cluster), GroupProgress.open(zk, cluster));
+      } catch (RuntimeException e) {
+        admin.close();
+        throw e;
+      }
+    }
+
+    /** As {@link GroupSnapshot#status}. */
+    public java.util.Map<Integer, PartitionLoad> read(String group) {
       choose(admin, cluster, group, List.of());
       java.util.Map<Integer, SnapshotRequests.Request> pending = requests.pending(group);
       java.util.Map<Integer, GroupProgress.Report> reports = progress.read(group);
@@ -155,6 +187,13 @@ public final class GroupSnapshot {
         }
       });
       return result;
+    }
+
+    @Override
+    public void close() {
+      try (admin; requests; progress) {
+        // closes all three, whichever fails
+      }
     }
   }
 

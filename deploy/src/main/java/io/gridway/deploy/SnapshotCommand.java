@@ -235,26 +235,28 @@ final class SnapshotCommand implements Callable<Integer> {
         throws InterruptedException {
       boolean terminal = System.console() != null;
       List<String> shown = List.of();
-      while (true) {
-        Map<Integer, GroupSnapshot.PartitionLoad> loads;
-        try {
-          loads = GroupSnapshot.status(target.zkConfig(), target.clusterName(), group);
-        } catch (IllegalArgumentException e) {
-          throw usage(e);
-        }
-        List<String> lines = SnapshotStatusView.lines(group, loads, System.currentTimeMillis());
-        if (!lines.equals(shown)) {
-          if (terminal && !shown.isEmpty()) {
-            out.print("\033[" + shown.size() + "A\033[J"); // up over the last block and clear it: updates in place
+      try (GroupSnapshot.StatusReader reader = GroupSnapshot.StatusReader.open(target.zkConfig(), target.clusterName())) {
+        while (true) {
+          Map<Integer, GroupSnapshot.PartitionLoad> loads;
+          try {
+            loads = reader.read(group);
+          } catch (IllegalArgumentException e) {
+            throw usage(e);
           }
-          lines.forEach(out::println);
-          out.flush();
-          shown = lines;
+          List<String> lines = SnapshotStatusView.lines(group, loads, System.currentTimeMillis());
+          if (!lines.equals(shown)) {
+            if (terminal && !shown.isEmpty()) {
+              out.print("\033[" + shown.size() + "A\033[J"); // up over the last block and clear it: updates in place
+            }
+            lines.forEach(out::println);
+            out.flush();
+            shown = lines;
+          }
+          if (!watch || loads.isEmpty()) {
+            return Gridway.OK;
+          }
+          Thread.sleep(WATCH_MILLIS);
         }
-        if (!watch || loads.isEmpty()) {
-          return Gridway.OK;
-        }
-        Thread.sleep(WATCH_MILLIS);
       }
     }
   }
