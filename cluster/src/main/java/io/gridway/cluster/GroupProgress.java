@@ -29,6 +29,9 @@ public final class GroupProgress implements AutoCloseable {
   private static final String SNAPSHOT_TABLES = "snapshotTables";
   private static final String SNAPSHOT_CHUNKS = "snapshotChunks";
   private static final String SNAPSHOT_ROWS = "snapshotRows";
+  private static final String SNAPSHOT_PAUSED = "snapshotPaused";
+  /** One map field per table of the load: {@code snapshotTable <db.table>}. */
+  private static final String TABLE_PREFIX = "snapshotTable ";
 
   private final PropertyStore store;
   private final boolean owned;
@@ -77,20 +80,44 @@ public final class GroupProgress implements AutoCloseable {
    * @param tables how many tables the load has
    * @param chunks chunks applied, those without a row of this partition included
    * @param rows rows of this partition in those chunks
+   * @param paused an operator paused the load and no chunk is being read (docs/bootstrap.md §5.4)
+   * @param perTable each table of the load in load order (bounded: the load's own tables), or empty when not reported
    */
-  public record Snapshot(String table, int tableNumber, int tables, long chunks, long rows) {
+  public record Snapshot(String table, int tableNumber, int tables, long chunks, long rows, boolean paused,
+      List<TableLoad> perTable) {
+
+    /** Without per-table progress, not paused. */
+    public Snapshot(String table, int tableNumber, int tables, long chunks, long rows) {
+      this(table, tableNumber, tables, chunks, rows, false, List.of());
+    }
 
     public Snapshot {
       if (tableNumber < 1 || tables < 0 || chunks < 0 || rows < 0) {
         throw new IllegalArgumentException("snapshot progress: tableNumber " + tableNumber + ", tables " + tables
             + ", chunks " + chunks + ", rows " + rows + " (tableNumber from 1, the others from 0)");
       }
+      perTable = List.copyOf(perTable);
     }
 
     public boolean done() {
       return table == null;
     }
   }
+
+  /**
+   * One table of a partition's load, as far as its checkpoint covers it, counted since this leader took the
+   * partition (the cursor is what survives a change of leader, not these counts).
+   *
+   * @param table {@code db.table}
+   * @param rows rows of this partition applied
+   * @param scanned rows of the chunks read, every partition's (how far through the table the load is)
+   * @param estimated the source's estimate of the table's rows (its statistics, read once by the relay), -1 unknown
+   * @param chunks chunks applied
+   * @param done its last chunk is applied
+   * @param etaSeconds seconds left at the rate since its first chunk, -1 when unknown (not started, past the estimate)
+   */
+  public record TableLoad(String table, long rows, long scanned, long estimated, long chunks, boolean done,
+      long etaSeconds) {}
 
   /** Overwrites {@code partition}'s report (creating the znode and its parents the first time). */
   public void publish(String group, int partition, Report report) {
@@ -110,6 +137,19 @@ public final class GroupProgress implements AutoCloseable {
       record.setIntField(SNAPSHOT_TABLES, snapshot.tables());
       record.setLongField(SNAPSHOT_CHUNKS, snapshot.chunks());
       record.setLongField(SNAPSHOT_ROWS, snapshot.rows());
+      record.setBooleanField(SNAPSHOT_PAUSED, snapshot.paused());
+      int order = 0;
+      for (TableLoad t : snapshot.perTable()) {
+        Map<String, String> fields = new TreeMap<>();
+        fields.put("order", Integer.toString(order++));
+        fields.put("rows", Long.toString(t.rows()));
+        fields.put("scanned", Long.toString(t.scanned()));
+        fields.put("estimated", Long.toString(t.estimated()));
+        fields.put("chunks", Long.toString(t.chunks()));
+        fields.put("done", Boolean.toString(t.done()));
+        fields.put("etaSeconds", Long.toString(t.etaSeconds()));
+        record.setMapField(TABLE_PREFIX + t.table(), fields);
+      }
     }
     if (!store.accessor.set(path(group, partition), record, AccessOption.PERSISTENT)) {
       throw new IllegalStateException("cannot write " + path(group, partition));
@@ -145,8 +185,24 @@ public final class GroupProgress implements AutoCloseable {
     if (tables < 0) {
       return null;
     }
+    List<Map.Entry<String, Map<String, String>>> byTable = new java.util.ArrayList<>();
+    r.getMapFields().forEach((key, fields) -> {
+      if (key.startsWith(TABLE_PREFIX)) {
+        byTable.add(Map.entry(key.substring(TABLE_PREFIX.length()), fields));
+      }
+    });
+    byTable.sort(java.util.Comparator.comparingInt(e -> Integer.parseInt(e.getValue().getOrDefault("order", "0"))));
+    List<TableLoad> perTable = byTable.stream().map(e -> new TableLoad(e.getKey(), number(e.getValue(), "rows"),
+        number(e.getValue(), "scanned"), number(e.getValue(), "estimated"), number(e.getValue(), "chunks"),
+        Boolean.parseBoolean(e.getValue().get("done")), number(e.getValue(), "etaSeconds"))).toList();
     return new Snapshot(r.getSimpleField(SNAPSHOT_TABLE), r.getIntField(SNAPSHOT_TABLE_NUMBER, 1), tables,
-        r.getLongField(SNAPSHOT_CHUNKS, 0), r.getLongField(SNAPSHOT_ROWS, 0));
+        r.getLongField(SNAPSHOT_CHUNKS, 0), r.getLongField(SNAPSHOT_ROWS, 0), r.getBooleanField(SNAPSHOT_PAUSED, false),
+        perTable);
+  }
+
+  private static long number(Map<String, String> fields, String name) {
+    String v = fields.get(name);
+    return v == null ? -1 : Long.parseLong(v);
   }
 
   /** Deletes every report of {@code group} (the group is being deleted). */

@@ -14,7 +14,8 @@ import java.util.TreeSet;
  * pauses those partitions, waits until no instance leads them (each stops and records its checkpoint), and resumes
  * them, so that their next leaders take the request up at once — the reset's path ({@link CheckpointResets}): the
  * consumer carries it out through its own checkpoint store when it leads the partition. A paused partition or group
- * takes it up when resumed. Stateless.
+ * takes it up when resumed. {@link #control} pauses, resumes or cancels a load in progress, {@link #status} says where
+ * each stands. Stateless.
  */
 public final class GroupSnapshot {
   private GroupSnapshot() {}
@@ -41,24 +42,7 @@ public final class GroupSnapshot {
       Collection<Integer> partitions, String user, Duration patience) throws InterruptedException {
     SnapshotRequests.Request request = new SnapshotRequests.Request(tables, user, System.currentTimeMillis(), false);
     try (ClusterAdmin admin = new ClusterAdmin(zk, cluster); SnapshotRequests requests = SnapshotRequests.open(zk, cluster)) {
-      GroupSpec spec = admin.groups().get(group);
-      if (spec == null) {
-        throw new IllegalArgumentException("group: no consumer group '" + group + "' in cluster " + cluster + " (it has "
-            + admin.groups().keySet() + ")");
-      }
-      SortedSet<Integer> chosen = new TreeSet<>();
-      for (int p : partitions) {
-        if (p < 0 || p >= spec.partitions()) {
-          throw new IllegalArgumentException("partition: group " + group + " has partitions 0.." + (spec.partitions() - 1)
-              + ", not " + p);
-        }
-        chosen.add(p);
-      }
-      if (chosen.isEmpty()) {
-        for (int p = 0; p < spec.partitions(); p++) {
-          chosen.add(p);
-        }
-      }
+      SortedSet<Integer> chosen = choose(admin, cluster, group, partitions);
       for (int p : chosen) {
         requests.request(group, p, request);
       }
@@ -83,6 +67,157 @@ public final class GroupSnapshot {
       }
       return new Outcome(chosen, cycled, waiting);
     }
+  }
+
+  /** What an operator can do to a snapshot in progress (docs/bootstrap.md §5.4). */
+  public enum Action {
+    /** The partitions read no more chunks (after the one in flight); the change stream goes on, the cursor is kept. */
+    PAUSE("pause"),
+    /** They read chunks again from the last one applied. */
+    RESUME("resume"),
+    /**
+     * The load stops after the chunk in flight; the leader records that no load is in progress and deletes the
+     * request. What the target holds stays: the chunks applied (keyed rows upserted, keyless tables replaced whole).
+     */
+    CANCEL("cancel");
+
+    private final String verb;
+
+    Action(String verb) {
+      this.verb = verb;
+    }
+  }
+
+  /**
+   * Pauses, resumes or cancels the snapshots of {@code partitions} (empty: every partition that has one) through
+   * flags on their requests, which each partition's leader watches. Changes only the requests: no partition is paused
+   * or moved.
+   *
+   * @return the partitions whose request was changed
+   * @throws IllegalArgumentException when the group or a partition is wrong
+   * @throws IllegalStateException when a chosen partition has no snapshot (or, without a choice, none has one)
+   */
+  public static SortedSet<Integer> control(ZkConfig zk, String cluster, String group, Collection<Integer> partitions,
+      Action action) {
+    try (ClusterAdmin admin = new ClusterAdmin(zk, cluster); SnapshotRequests requests = SnapshotRequests.open(zk, cluster)) {
+      SortedSet<Integer> chosen = choose(admin, cluster, group, partitions);
+      java.util.Map<Integer, SnapshotRequests.Request> pending = requests.pending(group);
+      SortedSet<Integer> without = new TreeSet<>(chosen);
+      without.removeAll(pending.keySet());
+      if (!partitions.isEmpty() && !without.isEmpty()) {
+        throw new IllegalStateException("group " + group + ": no snapshot to " + action.verb + " in partitions " + without
+            + (pending.isEmpty() ? " (none is waiting or loading)" : " (partitions " + pending.keySet() + " have one)"));
+      }
+      chosen.retainAll(pending.keySet());
+      if (chosen.isEmpty()) {
+        throw new IllegalStateException("group " + group + ": no snapshot to " + action.verb
+            + " (none is waiting or loading; gridway snapshot start --group " + group + " asks for one)");
+      }
+      SortedSet<Integer> changed = new TreeSet<>();
+      for (int p : chosen) {
+        java.util.Optional<SnapshotRequests.Request> done = switch (action) {
+          case PAUSE -> requests.pause(group, p, true);
+          case RESUME -> requests.pause(group, p, false);
+          case CANCEL -> requests.cancel(group, p);
+        };
+        if (done.isPresent()) { // else loaded (and dropped) meanwhile
+          changed.add(p);
+        }
+      }
+      return changed;
+    }
+  }
+
+  /**
+   * One partition's snapshot as {@code gridway snapshot status} shows it.
+   *
+   * @param request the operator's request, or null for a load of the group's own ({@code start: snapshot}, a re-seed)
+   * @param report the leader's newest progress report, or null when none was published
+   */
+  public record PartitionLoad(int partition, SnapshotRequests.Request request, GroupProgress.Report report) {}
+
+  /**
+   * Every partition of {@code group} with a snapshot request, or whose leader reports a load not finished.
+   *
+   * @throws IllegalArgumentException when there is no such group
+   */
+  public static java.util.Map<Integer, PartitionLoad> status(ZkConfig zk, String cluster, String group) {
+    try (StatusReader reader = StatusReader.open(zk, cluster)) {
+      return reader.read(group);
+    }
+  }
+
+  /**
+   * Reads {@link #status} again and again on the same ZooKeeper clients (a CLI's {@code --watch}, a UI's poll), rather
+   * than three new sessions per read. Thread-safe; {@link #close()} it.
+   */
+  public static final class StatusReader implements AutoCloseable {
+    private final String cluster;
+    private final ClusterAdmin admin;
+    private final SnapshotRequests requests;
+    private final GroupProgress progress;
+
+    private StatusReader(String cluster, ClusterAdmin admin, SnapshotRequests requests, GroupProgress progress) {
+      this.cluster = cluster;
+      this.admin = admin;
+      this.requests = requests;
+      this.progress = progress;
+    }
+
+    public static StatusReader open(ZkConfig zk, String cluster) {
+      ClusterAdmin admin = new ClusterAdmin(zk, cluster);
+      try {
+        return new StatusReader(cluster, admin, SnapshotRequests.open(zk, cluster), GroupProgress.open(zk, cluster));
+      } catch (RuntimeException e) {
+        admin.close();
+        throw e;
+      }
+    }
+
+    /** As {@link GroupSnapshot#status}. */
+    public java.util.Map<Integer, PartitionLoad> read(String group) {
+      choose(admin, cluster, group, List.of());
+      java.util.Map<Integer, SnapshotRequests.Request> pending = requests.pending(group);
+      java.util.Map<Integer, GroupProgress.Report> reports = progress.read(group);
+      java.util.Map<Integer, PartitionLoad> result = new java.util.TreeMap<>();
+      pending.forEach((p, r) -> result.put(p, new PartitionLoad(p, r, reports.get(p))));
+      reports.forEach((p, r) -> {
+        if (!pending.containsKey(p) && r.snapshot() != null && !r.snapshot().done()) {
+          result.put(p, new PartitionLoad(p, null, r));
+        }
+      });
+      return result;
+    }
+
+    @Override
+    public void close() {
+      try (admin; requests; progress) {
+        // closes all three, whichever fails
+      }
+    }
+  }
+
+  /** The group's partitions named (all when none is), checked. */
+  private static SortedSet<Integer> choose(ClusterAdmin admin, String cluster, String group, Collection<Integer> partitions) {
+    GroupSpec spec = admin.groups().get(group);
+    if (spec == null) {
+      throw new IllegalArgumentException("group: no consumer group '" + group + "' in cluster " + cluster + " (it has "
+          + admin.groups().keySet() + ")");
+    }
+    SortedSet<Integer> chosen = new TreeSet<>();
+    for (int p : partitions) {
+      if (p < 0 || p >= spec.partitions()) {
+        throw new IllegalArgumentException("partition: group " + group + " has partitions 0.." + (spec.partitions() - 1)
+            + ", not " + p);
+      }
+      chosen.add(p);
+    }
+    if (chosen.isEmpty()) {
+      for (int p = 0; p < spec.partitions(); p++) {
+        chosen.add(p);
+      }
+    }
+    return chosen;
   }
 
   /** Waits until no instance holds any of {@code partitions} as LEADER. */

@@ -50,6 +50,53 @@ final class PartitionRequests {
     return result;
   }
 
+  /**
+   * Changes the request of {@code partition} with {@code change} (given the current record, returns the new one) as one
+   * compare-and-set on the znode's version, retried when another writer got in between; nothing when there is none.
+   *
+   * @return the record written, or null when there was no request
+   */
+  ZNRecord update(String group, int partition, java.util.function.UnaryOperator<ZNRecord> change) {
+    String path = path(group, partition);
+    for (int attempt = 0; attempt < 20; attempt++) {
+      org.apache.zookeeper.data.Stat stat = new org.apache.zookeeper.data.Stat();
+      ZNRecord current = store.accessor.get(path, stat, AccessOption.PERSISTENT);
+      if (current == null) {
+        return null;
+      }
+      ZNRecord next = change.apply(current);
+      // a versioned set fails on a newer version (another writer) and never re-creates a znode deleted meanwhile
+      if (store.accessor.set(path, next, stat.getVersion(), AccessOption.PERSISTENT)) {
+        return next;
+      }
+      if (!store.accessor.exists(path, AccessOption.PERSISTENT)) {
+        return null;
+      }
+    }
+    throw new IllegalStateException("cannot update " + path + ": it changed 20 times in a row while being updated");
+  }
+
+  /**
+   * Calls {@code changed} on ZooKeeper's event thread whenever the request of {@code partition} is written or deleted,
+   * until the returned handle is closed. The callback should only read the request again and hand the outcome on.
+   */
+  AutoCloseable watch(String group, int partition, Runnable changed) {
+    String path = path(group, partition);
+    org.apache.helix.zookeeper.zkclient.IZkDataListener listener = new org.apache.helix.zookeeper.zkclient.IZkDataListener() {
+      @Override
+      public void handleDataChange(String dataPath, Object data) {
+        changed.run();
+      }
+
+      @Override
+      public void handleDataDeleted(String dataPath) {
+        changed.run();
+      }
+    };
+    store.accessor.subscribeDataChanges(path, listener);
+    return () -> store.accessor.unsubscribeDataChanges(path, listener);
+  }
+
   /** Drops the request of {@code partition}; true if there was one. */
   boolean remove(String group, int partition) {
     // Helix's remove answers true for a znode that was not there

@@ -18,6 +18,10 @@ import org.apache.helix.zookeeper.datamodel.ZNRecord;
  * kill resumes it from there, with the tables named here. The consumer deletes the request once a checkpoint carrying
  * the finished cursor is durable.
  *
+ * <p>An operator pauses, resumes or cancels a load by flags on the request ({@link #pause}, {@link #cancel}); the
+ * partition's leader {@link #watch watches} it and acts on them. A cancelled request is deleted by the leader once the
+ * partition's checkpoint says no load is in progress (docs/bootstrap.md §5.4).
+ *
  * <p>Thread-safe; {@link #close()} it.
  */
 public final class SnapshotRequests implements AutoCloseable {
@@ -25,6 +29,8 @@ public final class SnapshotRequests implements AutoCloseable {
   private static final String USER = "user";
   private static final String REQUESTED = "requestedMillis";
   private static final String TAKEN = "taken";
+  private static final String PAUSED = "paused";
+  private static final String CANCELLED = "cancelled";
 
   private final PropertyStore store;
   private final PartitionRequests requests;
@@ -47,8 +53,17 @@ public final class SnapshotRequests implements AutoCloseable {
    * @param user who asked
    * @param requestedMillis when, epoch milliseconds
    * @param taken whether a leader has started it (its cursor is in the checkpoint store from then on)
+   * @param paused the operator paused it: no chunk is read until resumed (the change stream goes on)
+   * @param cancelled the operator cancelled it: the leader stops the load and deletes the request
    */
-  public record Request(List<String> tables, String user, long requestedMillis, boolean taken) {
+  public record Request(List<String> tables, String user, long requestedMillis, boolean taken, boolean paused,
+      boolean cancelled) {
+
+    /** A request neither paused nor cancelled. */
+    public Request(List<String> tables, String user, long requestedMillis, boolean taken) {
+      this(tables, user, requestedMillis, taken, false, false);
+    }
+
     public Request {
       tables = List.copyOf(tables);
       for (String t : tables) {
@@ -67,12 +82,53 @@ public final class SnapshotRequests implements AutoCloseable {
     record.setSimpleField(USER, request.user());
     record.setLongField(REQUESTED, request.requestedMillis());
     record.setBooleanField(TAKEN, request.taken());
+    record.setBooleanField(PAUSED, request.paused());
+    record.setBooleanField(CANCELLED, request.cancelled());
     requests.write(group, partition, record);
   }
 
-  /** Marks the snapshot of {@code partition} as started by its leader. */
-  public void taken(String group, int partition, Request request) {
-    request(group, partition, new Request(request.tables(), request.user(), request.requestedMillis(), true));
+  /**
+   * Marks the snapshot of {@code partition} as started by its leader, keeping a pause or a cancel an operator set
+   * meanwhile (a compare-and-set on the znode).
+   *
+   * @return the request as marked, or empty when it was deleted meanwhile
+   */
+  public Optional<Request> taken(String group, int partition) {
+    return flag(group, partition, TAKEN, true);
+  }
+
+  /**
+   * Pauses ({@code paused} true) or resumes the snapshot of {@code partition}.
+   *
+   * @return the request as changed, or empty when the partition has none
+   */
+  public Optional<Request> pause(String group, int partition, boolean paused) {
+    return flag(group, partition, PAUSED, paused);
+  }
+
+  /**
+   * Cancels the snapshot of {@code partition}: its leader stops the load after the chunk in flight and deletes the
+   * request once its checkpoint says no load is in progress.
+   *
+   * @return the request as changed, or empty when the partition has none
+   */
+  public Optional<Request> cancel(String group, int partition) {
+    return flag(group, partition, CANCELLED, true);
+  }
+
+  private Optional<Request> flag(String group, int partition, String field, boolean value) {
+    return Optional.ofNullable(requests.update(group, partition, r -> {
+      r.setBooleanField(field, value);
+      return r;
+    })).map(SnapshotRequests::request);
+  }
+
+  /**
+   * Calls {@code changed} (on ZooKeeper's event thread) each time the request of {@code partition} is written or
+   * deleted, until the handle is closed; {@code changed} reads it again with {@link #pending(String, int)}.
+   */
+  public AutoCloseable watch(String group, int partition, Runnable changed) {
+    return requests.watch(group, partition, changed);
   }
 
   /** The snapshot waiting for, or being carried out in, {@code partition}, if any. */
@@ -100,7 +156,8 @@ public final class SnapshotRequests implements AutoCloseable {
   private static Request request(ZNRecord r) {
     String tables = r.getSimpleField(TABLES);
     return new Request(tables == null || tables.isEmpty() ? List.of() : Arrays.asList(tables.split(",")),
-        r.getSimpleField(USER), r.getLongField(REQUESTED, 0), r.getBooleanField(TAKEN, false));
+        r.getSimpleField(USER), r.getLongField(REQUESTED, 0), r.getBooleanField(TAKEN, false),
+        r.getBooleanField(PAUSED, false), r.getBooleanField(CANCELLED, false));
   }
 
 

@@ -143,11 +143,21 @@ public final class GridwayConsumer implements AutoCloseable {
    * @param tables {@code db.table} names in load order; empty for the consumer's own list ({@code snapshot.tables},
    *     else what the relay captures)
    * @param loaded called once a checkpoint carrying the finished cursor is durable (on the checkpoint writer's thread)
+   * @param dropped called once a checkpoint saying no load is in progress is durable after {@code control} cancelled
+   *     the load (on the checkpoint writer's thread)
+   * @param control pauses, resumes or cancels the load while it runs
    */
-  public record SnapshotOrder(List<String> tables, Runnable loaded) {
+  public record SnapshotOrder(List<String> tables, Runnable loaded, Runnable dropped, SnapshotControl control) {
     public SnapshotOrder {
       tables = List.copyOf(tables);
       Objects.requireNonNull(loaded, "loaded");
+      Objects.requireNonNull(dropped, "dropped");
+      Objects.requireNonNull(control, "control");
+    }
+
+    /** An order nobody pauses or cancels. */
+    public SnapshotOrder(List<String> tables, Runnable loaded) {
+      this(tables, loaded, () -> {}, new SnapshotControl());
     }
   }
 

@@ -42,6 +42,8 @@ final class PartitionRunner {
   private final ConsumerConfig.Snapshot tablesToLoad;
   /** The tables this run loads (an on-demand snapshot's own list, or else tablesToLoad's), for the status. */
   private final List<String> loadingTables;
+  /** The per-table snapshot meters, removed at stop. */
+  private final List<io.micrometer.core.instrument.Meter> snapshotMeters = new java.util.ArrayList<>();
 
   /** Everything a partition shares with the rest of its consumer. */
   record Shared(ConsumerConfig config, CheckpointStore store, BatchHandler handler, Partitioner partitioner,
@@ -112,7 +114,7 @@ final class PartitionRunner {
       if (whole == null && startScn == null && config.startsWithSnapshot()) {
         opening = "latest"; // never checkpointed: the stream starts as start: snapshot starts it, the load interleaves
       }
-      snapshot = new SnapshotProgress(cursor, order.loaded());
+      snapshot = new SnapshotProgress(cursor, order.loaded(), shared.clock());
       SnapshotCursor from = SnapshotCursor.decode(cursor, loading.tables());
       if (from.isDone(loading.tables())) {
         order.loaded().run(); // finished before a kill let the request be dropped
@@ -126,7 +128,7 @@ final class PartitionRunner {
       // reload upserts keyed rows and replaces keyless tables: never a duplicate)
       SnapshotCursor from = SnapshotCursor.decode(whole == null ? null : whole.snapshot(), tables);
       // kept even when done: the writer goes on storing "done", which a store that rewrites the row would drop
-      snapshot = new SnapshotProgress(whole == null ? null : whole.snapshot());
+      snapshot = new SnapshotProgress(whole == null ? null : whole.snapshot(), null, shared.clock());
       if (!from.isDone(tables)) {
         snapshotFrom = from;
         opening = whole == null ? "latest" : null; // the change stream starts at the relay's newest SCN, the chunks interleave
@@ -136,7 +138,7 @@ final class PartitionRunner {
       // interrupted resumes it (its checkpoint is past the eviction); without one, no snapshot is in progress
       String cursor = startScn != null ? null : stored.stream().filter(Checkpoint::isWhole).map(Checkpoint::snapshot)
           .filter(java.util.Objects::nonNull).findFirst().orElse(null);
-      snapshot = new SnapshotProgress(cursor);
+      snapshot = new SnapshotProgress(cursor, null, shared.clock());
       SnapshotCursor from = cursor == null ? null : SnapshotCursor.decode(cursor, tables);
       if (from != null && !from.isDone(tables)) {
         snapshotFrom = from;
@@ -151,6 +153,10 @@ final class PartitionRunner {
     this.metrics = new PartitionMetrics(shared.registry(),
         Tags.of("source", config.source(), "group", config.group(), "partition", Integer.toString(partition)),
         buffer::heldBytes, start, state::receivedScn);
+    if (snapshot != null) {
+      registerSnapshotMeters(shared.registry(), Tags.of("source", config.source(), "group", config.group(), "partition",
+          Integer.toString(partition)), tables);
+    }
     this.checkpoints = new CheckpointWriter(shared.store(),
         new CheckpointWriter.CheckpointKey(config.group(), partition, generation), shared.checkpointExecutor(), state,
         shared.clock(), this::fenced, snapshot);
@@ -163,7 +169,7 @@ final class PartitionRunner {
         buffer, committer, lanes, metrics);
     this.puller = new Puller(new Puller.PullTarget(config.source(), partition, shared.relays(), config.pull(), start,
         config.where(), opening),
-        shared.pullers(), buffer, state, metrics, snapshotFrom == null ? null : feeder(snapshotFrom, loading),
+        shared.pullers(), buffer, state, metrics, snapshotFrom == null ? null : feeder(snapshotFrom, loading, order),
         new Puller.Eviction(config.group(), config.reseedsOnEviction() ? this::reseed : null));
     this.dispatcherThread = new Thread(dispatcher, "gridway-p" + partition + "-dispatch");
     dispatcherThread.setDaemon(true);
@@ -186,10 +192,44 @@ final class PartitionRunner {
     }
   }
 
-  private SnapshotFeeder feeder(SnapshotCursor from, ConsumerConfig.Snapshot tables) {
+  private SnapshotFeeder feeder(SnapshotCursor from, ConsumerConfig.Snapshot tables, GridwayConsumer.SnapshotOrder order) {
     ConsumerConfig config = shared.config();
     return new SnapshotFeeder(config.source(), partition, tables, from, snapshot, shared.pullers(),
-        this::checkpointNow);
+        this::checkpointNow, order == null ? null : order.control(), order == null ? null : order.dropped());
+  }
+
+  /**
+   * {@code gridway.consumer.snapshot.*} per table of the load (bounded by its list), as far as the checkpoints cover
+   * it: rows of this partition applied, chunks applied, the source's row estimate and the ETA in seconds.
+   */
+  private void registerSnapshotMeters(MeterRegistry registry, Tags tags, List<String> tables) {
+    for (String table : tables) {
+      Tags t = tags.and("table", table);
+      snapshotMeters.add(io.micrometer.core.instrument.FunctionCounter.builder("gridway.consumer.snapshot.rows", this,
+          r -> r.tally(table, SnapshotProgress.TableTally::rows)).tags(t)
+          .description("Snapshot rows of this partition applied, per table (since this process leads it)")
+          .register(registry));
+      snapshotMeters.add(io.micrometer.core.instrument.FunctionCounter.builder("gridway.consumer.snapshot.chunks", this,
+          r -> r.tally(table, SnapshotProgress.TableTally::chunks)).tags(t)
+          .description("Snapshot chunks applied, per table (since this process leads the partition)").register(registry));
+      snapshotMeters.add(io.micrometer.core.instrument.Gauge.builder("gridway.consumer.snapshot.rows.estimated", this,
+          r -> r.tally(table, SnapshotProgress.TableTally::estimated)).tags(t)
+          .description("The source's estimate of the table's rows (its statistics, read once by the relay); -1 unknown")
+          .register(registry));
+      snapshotMeters.add(io.micrometer.core.instrument.Gauge.builder("gridway.consumer.snapshot.eta", this,
+          r -> r.tally(table, SnapshotProgress.TableTally::etaSeconds)).tags(t).baseUnit("seconds")
+          .description("Seconds left for the table at the rate since it began; 0 done, -1 unknown").register(registry));
+    }
+  }
+
+  /** One number of a table's tally; 0 before its first chunk (-1 for the estimate and the ETA). */
+  private double tally(String table, java.util.function.ToLongFunction<SnapshotProgress.TableTally> what) {
+    for (SnapshotProgress.TableTally t : snapshot.tables()) {
+      if (t.table().equals(table)) {
+        return what.applyAsLong(t);
+      }
+    }
+    return what.applyAsLong(new SnapshotProgress.TableTally(table, 0, 0, -1, 0, false, -1));
   }
 
   /**
@@ -200,7 +240,7 @@ final class PartitionRunner {
   private SnapshotFeeder reseed() {
     snapshot.restart(SnapshotCursor.FIRST.encode(tablesToLoad.tables()));
     checkpointNow();
-    return feeder(SnapshotCursor.FIRST, tablesToLoad);
+    return feeder(SnapshotCursor.FIRST, tablesToLoad, null);
   }
 
   /** Offers the committed position to the checkpoint writer again (a snapshot cursor moved without a new commit). */
@@ -253,6 +293,7 @@ final class PartitionRunner {
     }
     state.stopped();
     metrics.close();
+    snapshotMeters.forEach(shared.registry()::remove);
     LOG.info("partition {}: stopped at checkpoint {}", partition, state.snapshot().checkpoint());
   }
 
@@ -270,7 +311,24 @@ final class PartitionRunner {
     List<String> tables = loadingTables;
     SnapshotCursor at = SnapshotCursor.decode(covered.cursor(), tables);
     return status.withSnapshot(new PartitionStatus.SnapshotLoad(at.isDone(tables) ? null : tables.get(at.table()),
-        at.table() + 1, tables.size(), covered.chunks(), covered.rows()));
+        at.table() + 1, tables.size(), covered.chunks(), covered.rows(), puller.snapshotStandsPaused(),
+        perTable(tables, at)));
+  }
+
+  /** Every table of the load in order: its tally, or before its first chunk whether an earlier leader finished it. */
+  private List<PartitionStatus.TableLoad> perTable(List<String> tables, SnapshotCursor at) {
+    java.util.Map<String, SnapshotProgress.TableTally> byName = new java.util.HashMap<>();
+    snapshot.tables().forEach(t -> byName.put(t.table(), t));
+    boolean cancelled = snapshot.isCancelled();
+    List<PartitionStatus.TableLoad> result = new java.util.ArrayList<>(tables.size());
+    for (int i = 0; i < tables.size(); i++) {
+      SnapshotProgress.TableTally t = byName.get(tables.get(i));
+      boolean before = !cancelled && i < at.table();
+      result.add(t != null ? new PartitionStatus.TableLoad(t.table(), t.rows(), t.scanned(), t.estimated(), t.chunks(),
+          t.done(), t.etaSeconds())
+          : new PartitionStatus.TableLoad(tables.get(i), 0, 0, -1, 0, before, before ? 0 : -1));
+    }
+    return result;
   }
 
   PartitionBuffer buffer() {

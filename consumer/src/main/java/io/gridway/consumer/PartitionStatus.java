@@ -50,13 +50,39 @@ public record PartitionStatus(
    * @param tables how many tables the load has
    * @param chunks chunks applied (their cursor in a checkpoint), the ones without a row of this partition included
    * @param rows rows of this partition in those chunks
+   * @param paused an operator paused the load and no chunk is out (docs/bootstrap.md §5.4)
+   * @param perTable each table of the load in load order (bounded by the load's list)
    */
-  public record SnapshotLoad(String table, int tableNumber, int tables, long chunks, long rows) {
+  public record SnapshotLoad(String table, int tableNumber, int tables, long chunks, long rows, boolean paused,
+      java.util.List<TableLoad> perTable) {
+
+    /** Without per-table progress, not paused. */
+    public SnapshotLoad(String table, int tableNumber, int tables, long chunks, long rows) {
+      this(table, tableNumber, tables, chunks, rows, false, java.util.List.of());
+    }
+
+    public SnapshotLoad {
+      perTable = java.util.List.copyOf(perTable);
+    }
 
     public boolean done() {
       return table == null;
     }
   }
+
+  /**
+   * One table of a partition's load as its checkpoints cover it, counted since this process leads the partition.
+   *
+   * @param table {@code db.table}
+   * @param rows rows of this partition applied
+   * @param scanned rows of the chunks read, every partition's: how far through the table the load is
+   * @param estimated the source's estimate of the table's rows (the relay reads its statistics once), -1 unknown
+   * @param chunks chunks applied
+   * @param done every chunk of it is applied (also for a table finished before this process led the partition)
+   * @param etaSeconds seconds left at the rate since the table began, 0 when done, -1 when unknown
+   */
+  public record TableLoad(String table, long rows, long scanned, long estimated, long chunks, boolean done,
+      long etaSeconds) {}
 
   /** This status with {@code load} as its snapshot progress. */
   public PartitionStatus withSnapshot(SnapshotLoad load) {

@@ -62,7 +62,7 @@ final class Puller {
   private RelayProblem streamError;
   private ScheduledFuture<?> reconnect;
   /** {@code start: snapshot}'s (or a re-seed's) chunks for this partition, or null. */
-  private SnapshotFeeder feeder;
+  private volatile SnapshotFeeder feeder; // volatile: read by status calls from other threads
   private final Eviction eviction;
   /** A chunk request is out, or a chunk waits for room in the buffer: no events request is out meanwhile. */
   private boolean snapshotTurn;
@@ -216,6 +216,13 @@ final class Puller {
     responseEnded = false;
     snapshotTurn = false;
     long waitMs = target.pull().waitTime().toMillis();
+    if (feeder != null && feeder.cancelRequested()) {
+      // an operator's cancel: no chunk is out now (a cancel waits for the answer of one); a held one is dropped
+      LOG.info("partition {}: snapshot cancelled while loading {} ({} chunks read in this run); changes go on",
+          target.partition(), feeder.table(), feeder.chunksRead());
+      feeder.cancel();
+      snapshotLoaded = true;
+    }
     if (feeder != null && feeder.active()) {
       if (feeder.holds() && feeder.streamPassedHigh(stream.lastScn()) && !placeChunk()) {
         snapshotTurn = true; // the chunk goes first; the next request when the buffer has room for it
@@ -234,7 +241,8 @@ final class Puller {
       }
       // a held chunk waits for the windows up to its H and a heartbeat past it: ask without waiting; while chunks
       // remain, poll briefly so that the next one is asked soon after the buffer has room
-      waitMs = feeder.holds() ? 0 : Math.min(waitMs, 100);
+      // (paused: a longer poll, so that a resume or a cancel is seen within a second)
+      waitMs = feeder.holds() ? 0 : Math.min(waitMs, feeder.paused() ? 1000 : 100);
     }
     c.writeAndFlush(EventsRequest.create(relay(), target, stream.lastScn(), waitMs, resources.access().authorization()));
   }
@@ -281,6 +289,12 @@ final class Puller {
     state.received(feeder.placedScn());
     reportLoaded();
     return true;
+  }
+
+  /** Whether an operator's pause holds the load with no chunk out or held (for the partition's status). Any thread. */
+  boolean snapshotStandsPaused() {
+    SnapshotFeeder f = feeder;
+    return f != null && f.standsPaused();
   }
 
   private void reportLoaded() {

@@ -32,8 +32,11 @@ final class SnapshotFeeder {
   /** What the relay answered for a chunk. */
   sealed interface Answer {}
 
-  /** A chunk: its window for this partition (null when none of its rows are this partition's) and the cursor after it. */
-  record Chunk(WindowData window, long scn, SnapshotCursor next) implements Answer {}
+  /**
+   * A chunk: its window for this partition (null when none of its rows are this partition's), the cursor after it and
+   * what it says of its table's progress.
+   */
+  record Chunk(WindowData window, long scn, SnapshotCursor next, SnapshotProgress.ChunkInfo info) implements Answer {}
 
   /** Ask again later: a transient failure (relay down, busy, 5xx). */
   record Retry(String reason) implements Answer {}
@@ -51,16 +54,28 @@ final class SnapshotFeeder {
   /** The relay token's header value, or null. */
   private final String authorization;
   private SnapshotCursor cursor;
-  private boolean asking;
-  private Chunk held;
+  private volatile boolean asking; // volatile: standsPaused() is read for status from other threads
+  private volatile Chunk held;
   private long placedScn;
   private long notBeforeNanos;
   private long chunksRead;
   private int retries;
   private final Runnable checkpointNow;
+  /** An operator's pause or cancel (an on-demand snapshot's), or null: never paused. */
+  private final SnapshotControl control;
+  /** Runs once a checkpoint without a load in progress is durable after a cancel. */
+  private final Runnable dropped;
 
   SnapshotFeeder(String source, int partition, ConsumerConfig.Snapshot config, SnapshotCursor start,
       SnapshotProgress progress, PullerResources resources, Runnable checkpointNow) {
+    this(source, partition, config, start, progress, resources, checkpointNow, null, null);
+  }
+
+  SnapshotFeeder(String source, int partition, ConsumerConfig.Snapshot config, SnapshotCursor start,
+      SnapshotProgress progress, PullerResources resources, Runnable checkpointNow, SnapshotControl control,
+      Runnable dropped) {
+    this.control = control;
+    this.dropped = dropped;
     this.checkpointNow = checkpointNow;
     this.source = source;
     this.partition = partition;
@@ -88,8 +103,35 @@ final class SnapshotFeeder {
    */
   boolean wantsChunk(long bufferHeld, long bufferCapacity) {
     return !asking && held == null && !cursor.isDone(config.tables()) && System.nanoTime() - notBeforeNanos >= 0
-        && progress.settled()
+        && !paused() && progress.settled()
         && (bufferHeld == 0 || bufferHeld + config.chunkBytes().bytes() <= bufferCapacity);
+  }
+
+  /** An operator paused the load: no chunk is asked until resumed. */
+  boolean paused() {
+    return control != null && control.isPaused();
+  }
+
+  /** Paused with no chunk out or held: the load stands still at its cursor. */
+  boolean standsPaused() {
+    return paused() && !asking && held == null;
+  }
+
+  /** An operator cancelled the load, and it has not finished: {@link #cancel} it. */
+  boolean cancelRequested() {
+    return control != null && control.isCancelled() && !asking && active();
+  }
+
+  /**
+   * Stops the load for good (an operator's cancel): a held chunk, not placed, is dropped — nothing of it was applied;
+   * chunks already in the buffer are applied. From now on every checkpoint says no load is in progress, and once one
+   * is durable the request is dropped ({@code dropped}).
+   */
+  void cancel() {
+    held = null;
+    progress.cancel(dropped == null ? () -> {} : dropped);
+    cursor = new SnapshotCursor(config.tables().size(), null);
+    checkpointNow.run(); // the stream may be idle: nothing else would store it
   }
 
   /** Asks the relay for the next chunk; {@code since} continues this partition's snapshot sub-sequence. */
@@ -172,7 +214,10 @@ final class SnapshotFeeder {
         window = WindowData.withRange(window, scn, System.currentTimeMillis() * 1000, partition,
             SnapshotRange.of(schema, at.after(), lastKey, done));
       }
-      return new Chunk(window, scn, at.next(lastKey, done));
+      long scanned = response.headers().firstValueAsLong("Gridway-Snapshot-Rows-Read").orElse(0);
+      long estimated = response.headers().firstValueAsLong("Gridway-Snapshot-Rows-Estimated").orElse(-1);
+      return new Chunk(window, scn, at.next(lastKey, done),
+          new SnapshotProgress.ChunkInfo(table, scanned, estimated, done));
     } catch (RuntimeException e) {
       return new Retry("snapshot chunk of " + table + " from " + relay + " could not be read: " + e);
     }
@@ -188,7 +233,7 @@ final class SnapshotFeeder {
       retries = 0;
       if (chunk.window() == null) {
         cursor = chunk.next();
-        progress.record(unsignedMax(streamScn, placedScn), cursor.encode(config.tables()), 0);
+        progress.record(unsignedMax(streamScn, placedScn), cursor.encode(config.tables()), 0, chunk.info());
         checkpointNow.run(); // the stream may be idle: nothing else would store the cursor
       } else {
         held = chunk;
@@ -222,7 +267,7 @@ final class SnapshotFeeder {
   void placed() {
     placedScn = held.scn();
     cursor = held.next();
-    progress.record(placedScn, cursor.encode(config.tables()), held.window().eventCount());
+    progress.record(placedScn, cursor.encode(config.tables()), held.window().eventCount(), held.info());
     held = null;
   }
 

@@ -11,8 +11,39 @@ import java.util.ArrayDeque;
  * <p>Thread-safe: recorded on the puller's event loop, read on the checkpoint writer's thread.
  */
 final class SnapshotProgress {
-  /** @param chunks and {@code rows}: how many the load has placed up to and including this step, in this process */
-  private record Step(long scn, String cursor, long chunks, long rows) {}
+  /**
+   * @param chunks and {@code rows}: how many the load has placed up to and including this step, in this process
+   * @param chunk the step's chunk, for the per-table tally (null for a step that only moves the cursor)
+   * @param partitionRows rows of this partition in it
+   */
+  private record Step(long scn, String cursor, long chunks, long rows, ChunkInfo chunk, long partitionRows) {}
+
+  /**
+   * What a chunk says of its table's progress.
+   *
+   * @param table {@code db.table}
+   * @param scanned rows of the chunk, every partition's (the relay's {@code Gridway-Snapshot-Rows-Read})
+   * @param estimated the source's estimate of the table's rows, -1 when the relay did not say
+   * @param tableDone the table's last chunk
+   */
+  record ChunkInfo(String table, long scanned, long estimated, boolean tableDone) {}
+
+  /** A table's tally as far as the checkpoints cover it, since this process leads the partition. */
+  record TableTally(String table, long rows, long scanned, long estimated, long chunks, boolean done, long etaSeconds) {}
+
+  /** Mutable tally, under this object's lock. */
+  private static final class Tally {
+    final long startMillis;
+    long rows;
+    long scanned;
+    long estimated = -1;
+    long chunks;
+    boolean done;
+
+    Tally(long startMillis) {
+      this.startMillis = startMillis;
+    }
+  }
 
   /** What the newest checkpoint written (or being written) covers: its cursor, and the chunks and rows behind it. */
   record Covered(String cursor, long chunks, long rows) {}
@@ -36,12 +67,25 @@ final class SnapshotProgress {
    *     request is then dropped), or null
    */
   SnapshotProgress(String stored, Runnable loaded) {
+    this(stored, loaded, java.time.Clock.systemUTC());
+  }
+
+  /** As above; {@code clock} times the tables' loads for their ETA. */
+  SnapshotProgress(String stored, Runnable loaded, java.time.Clock clock) {
     this.covered = stored;
     this.stored = stored;
     this.loaded = loaded;
+    this.clock = clock;
+    this.tableStartMillis = clock.millis();
   }
 
   private Runnable loaded;
+  private final java.time.Clock clock;
+  /** By table, in the order their first chunk was covered; only tables of the load, so bounded by its list. */
+  private final java.util.Map<String, Tally> tallies = new java.util.LinkedHashMap<>();
+  /** When the table being loaded began: the load's start, or the end of the table before it. */
+  private long tableStartMillis;
+  private boolean cancelled;
 
   /** A checkpoint carrying {@code cursor} is durable. */
   void stored(String cursor) {
@@ -77,9 +121,33 @@ final class SnapshotProgress {
    * {@code rows} rows of this partition.
    */
   synchronized void record(long scn, String cursor, long rows) {
+    record(scn, cursor, rows, null);
+  }
+
+  /** As above, with what the chunk says of its table (null when nothing). */
+  synchronized void record(long scn, String cursor, long rows, ChunkInfo chunk) {
+    if (cancelled) {
+      return; // a chunk answered after the cancel: its cursor must not replace "no load"
+    }
     recordedChunks++;
     recordedRows += rows;
-    steps.addLast(new Step(scn, cursor, recordedChunks, recordedRows));
+    steps.addLast(new Step(scn, cursor, recordedChunks, recordedRows, chunk, rows));
+  }
+
+  /**
+   * The load is cancelled (docs/bootstrap.md §5.4): every checkpoint from now on carries the finished cursor, so that a
+   * restart finds no load in progress, and {@code dropped} runs once one is durable. Chunks already in the buffer are
+   * still applied; steps not yet covered are forgotten.
+   */
+  synchronized void cancel(Runnable dropped) {
+    cancelled = true;
+    steps.clear();
+    covered = io.gridway.core.checkpoint.Checkpoint.SNAPSHOT_DONE;
+    loaded = dropped;
+  }
+
+  synchronized boolean isCancelled() {
+    return cancelled;
   }
 
   /**
@@ -92,6 +160,8 @@ final class SnapshotProgress {
     steps.clear();
     covered = cursor;
     recordedChunks = recordedRows = coveredChunks = coveredRows = 0;
+    tallies.clear();
+    tableStartMillis = clock.millis();
   }
 
   /** The cursor to store with a checkpoint at {@code scn}: the newest recorded at or below it. */
@@ -101,8 +171,40 @@ final class SnapshotProgress {
       covered = s.cursor;
       coveredChunks = s.chunks;
       coveredRows = s.rows;
+      if (s.chunk != null) {
+        tally(s.chunk, s.partitionRows);
+      }
     }
     return covered;
+  }
+
+  private void tally(ChunkInfo chunk, long partitionRows) {
+    Tally t = tallies.computeIfAbsent(chunk.table(), name -> new Tally(tableStartMillis));
+    t.rows += partitionRows;
+    t.scanned += chunk.scanned();
+    t.chunks++;
+    if (chunk.estimated() >= 0) {
+      t.estimated = chunk.estimated();
+    }
+    if (chunk.tableDone()) {
+      t.done = true;
+      tableStartMillis = clock.millis();
+    }
+  }
+
+  /**
+   * Each table's tally as the checkpoints cover it (tables without a chunk covered yet are absent), with an ETA from
+   * the rate since the table began: a pause lengthens it.
+   */
+  synchronized java.util.List<TableTally> tables() {
+    long now = clock.millis();
+    java.util.List<TableTally> result = new java.util.ArrayList<>(tallies.size());
+    tallies.forEach((name, t) -> {
+      long eta = t.done ? 0 : t.scanned <= 0 || t.estimated <= t.scanned ? -1
+          : (long) Math.ceil((now - t.startMillis) / 1000.0 * (t.estimated - t.scanned) / t.scanned);
+      result.add(new TableTally(name, t.rows, t.scanned, t.estimated, t.chunks, t.done, eta));
+    });
+    return result;
   }
 
   /** Where the load stands as the newest checkpoint written covers it (for the partition's status). */

@@ -79,4 +79,57 @@ class SnapshotProgressTest {
     progress.restart("db.a\n"); // a re-seed loads again from the first chunk
     assertThat(progress.covered()).isEqualTo(new SnapshotProgress.Covered("db.a\n", 0, 0));
   }
+
+  @Test
+  void eachTableTalliesWhatCheckpointsCoverWithAnEtaFromItsRate() {
+    java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong(1_000_000);
+    java.time.Clock clock = new java.time.Clock() {
+      @Override
+      public java.time.ZoneId getZone() {
+        return java.time.ZoneOffset.UTC;
+      }
+
+      @Override
+      public java.time.Clock withZone(java.time.ZoneId zone) {
+        return this;
+      }
+
+      @Override
+      public java.time.Instant instant() {
+        return java.time.Instant.ofEpochMilli(now.get());
+      }
+    };
+    SnapshotProgress progress = new SnapshotProgress(null, null, clock);
+    progress.record(100, "db.a\n[50]", 20, new SnapshotProgress.ChunkInfo("db.a", 50, 200, false));
+    progress.record(200, "db.a\n[100]", 30, new SnapshotProgress.ChunkInfo("db.a", 50, 200, false));
+    assertThat(progress.tables()).isEmpty(); // recorded, not covered by a checkpoint
+    now.addAndGet(10_000); // 100 of ~200 rows in 10 s: 10 s to go
+    progress.cursorAt(200);
+    assertThat(progress.tables()).containsExactly(new SnapshotProgress.TableTally("db.a", 50, 100, 200, 2, false, 10));
+    progress.record(300, "db.b\n", 5, new SnapshotProgress.ChunkInfo("db.a", 20, 200, true));
+    progress.record(400, "db.b\n[9]", 9, new SnapshotProgress.ChunkInfo("db.b", 9, -1, false));
+    progress.cursorAt(400);
+    assertThat(progress.tables()).containsExactly(new SnapshotProgress.TableTally("db.a", 55, 120, 200, 3, true, 0),
+        new SnapshotProgress.TableTally("db.b", 9, 9, -1, 1, false, -1)); // no estimate: no ETA
+  }
+
+  @Test
+  void aCancelledLoadStoresTheFinishedCursorFromThenOnAndSaysSoOnceDurable() {
+    java.util.concurrent.atomic.AtomicInteger loaded = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.atomic.AtomicInteger dropped = new java.util.concurrent.atomic.AtomicInteger();
+    SnapshotProgress progress = new SnapshotProgress("start-over", loaded::incrementAndGet);
+    progress.record(100, "db.a\n[5]", 3);
+    progress.cancel(dropped::incrementAndGet);
+    progress.record(150, "db.a\n[9]", 3); // a chunk answered after the cancel: ignored
+    assertThat(progress.needsWrite(50)).isTrue(); // even at an SCN already written
+    assertThat(progress.cursorAt(50)).isEqualTo(Checkpoint.SNAPSHOT_DONE);
+    assertThat(progress.cursorAt(200)).isEqualTo(Checkpoint.SNAPSHOT_DONE);
+    assertThat(dropped).hasValue(0);
+    progress.stored(Checkpoint.SNAPSHOT_DONE);
+    progress.stored(Checkpoint.SNAPSHOT_DONE);
+    assertThat(dropped).hasValue(1);
+    assertThat(loaded).hasValue(0); // cancelled, not loaded
+    assertThat(progress.isCancelled()).isTrue();
+    assertThat(progress.settled()).isTrue();
+  }
 }

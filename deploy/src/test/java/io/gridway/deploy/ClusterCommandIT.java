@@ -321,6 +321,40 @@ class ClusterCommandIT {
       Run unknown = Run.of(on(cluster, "snapshot", "--group", "nope"));
       assertThat(unknown.code()).isEqualTo(Gridway.USAGE);
       assertThat(unknown.err()).contains("--group: no consumer group 'nope' in cluster c6");
+
+      // pause, resume and cancel are flags on the requests, which the leaders watch; status shows them
+      Run pause = Run.of(on(cluster, "snapshot", "pause", "--group", "g", "--partition", "1"));
+      assertThat(pause.code()).as(pause.err()).isZero();
+      assertThat(pause.out()).contains("group g partitions [1]: snapshot paused");
+      assertThat(Run.of(on(cluster, "snapshot", "status", "--group", "g")).out())
+          .contains("group g partition 1: waiting to load the group's tables (asked by ")
+          .contains(") — pausing (after the chunk in flight); no progress reported yet");
+      assertThat(Run.of(on(cluster, "snapshot", "resume", "--group", "g")).out())
+          .contains("group g partitions [0, 1]: snapshot resumed from the last chunk applied");
+      Run cancel = Run.of(on(cluster, "snapshot", "cancel", "--group", "g", "--partition", "0"));
+      assertThat(cancel.out()).as(cancel.err()).contains("group g partitions [0]: snapshot cancelled");
+      assertThat(Run.of(on(cluster, "snapshot", "status", "--group", "g")).out())
+          .contains("group g partition 0: cancelling shop.orders, shop.lines").doesNotContain("pausing");
+      Run outOfRange = Run.of(on(cluster, "snapshot", "pause", "--group", "g", "--partition", "7"));
+      assertThat(outOfRange.code()).isEqualTo(Gridway.USAGE);
+      assertThat(outOfRange.err()).contains("--partition: group g has partitions 0..1, not 7");
+      Run noGroup = Run.of(on(cluster, "snapshot", "cancel", "--group", "nope"));
+      assertThat(noGroup.code()).isEqualTo(Gridway.USAGE);
+      assertThat(noGroup.err()).contains("--group: no consumer group 'nope' in cluster c6");
+      try (io.gridway.cluster.SnapshotRequests requests = io.gridway.cluster.SnapshotRequests.open(client, cluster)) {
+        requests.remove("g", 0); // as its leader does once the cancel is carried out
+        requests.remove("g", 1);
+      }
+      Run nothing = Run.of(on(cluster, "snapshot", "pause", "--group", "g"));
+      assertThat(nothing.code()).isEqualTo(Gridway.USAGE);
+      assertThat(nothing.err()).contains("group g: no snapshot to pause (none is waiting or loading");
+      Run none = Run.of(on(cluster, "snapshot", "resume", "--group", "g", "--partition", "1"));
+      assertThat(none.err()).contains("group g: no snapshot to resume in partitions [1] (none is waiting or loading)");
+      assertThat(Run.of(on(cluster, "snapshot", "status", "--group", "g", "--watch")).out())
+          .contains("group g: no snapshot waiting or loading");
+      Run bare = Run.of(on(cluster, "snapshot"));
+      assertThat(bare.code()).isEqualTo(Gridway.USAGE);
+      assertThat(bare.err()).contains("--group: missing (gridway snapshot start|pause|resume|cancel|status --group GROUP");
     }
   }
 }

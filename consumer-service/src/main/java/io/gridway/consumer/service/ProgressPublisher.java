@@ -94,7 +94,9 @@ final class ProgressPublisher implements AutoCloseable {
   /** The consumer's snapshot progress as the report carries it, beside the checkpoint it is stored with. */
   private static GroupProgress.Snapshot snapshot(PartitionStatus.SnapshotLoad load) {
     return load == null ? null
-        : new GroupProgress.Snapshot(load.table(), load.tableNumber(), load.tables(), load.chunks(), load.rows());
+        : new GroupProgress.Snapshot(load.table(), load.tableNumber(), load.tables(), load.chunks(), load.rows(),
+            load.paused(), load.perTable().stream().map(t -> new GroupProgress.TableLoad(t.table(), t.rows(), t.scanned(),
+                t.estimated(), t.chunks(), t.done(), t.etaSeconds())).toList());
   }
 
   @Override

@@ -4,6 +4,7 @@ import io.gridway.cluster.CheckpointResets;
 import io.gridway.cluster.PartitionOwner;
 import io.gridway.cluster.SnapshotRequests;
 import io.gridway.consumer.GridwayConsumer;
+import io.gridway.consumer.SnapshotControl;
 import io.gridway.core.checkpoint.Checkpoint;
 import io.gridway.core.checkpoint.CheckpointStore;
 import java.time.Clock;
@@ -28,6 +29,12 @@ import org.slf4j.LoggerFactory;
  * stored cursor; killed after the finished cursor was stored but before the request was dropped, the next leader finds
  * the load done and drops it.
  *
+ * <p>While it leads the partition it watches the request: an operator's pause, resume or cancel ({@code gridway snapshot
+ * pause|resume|cancel}) reaches the load through a {@link SnapshotControl}; a request deleted meanwhile counts as a
+ * cancel. A cancelled load leaves every later checkpoint saying no load is in progress (the finished cursor), and the
+ * request is deleted once one is durable; a request found cancelled when the partition is led is carried out the same
+ * way before the partition starts (so a restart never resumes a cancelled load).
+ *
  * <p>A request this consumer cannot carry out (a checkpoint store that keeps no cursor, stream mode) is logged as an
  * ERROR and dropped; the partition starts as usual.
  */
@@ -42,6 +49,8 @@ final class SnapshotRequestOwner implements PartitionOwner {
   private final CheckpointStore store;
   private final boolean longPoll;
   private final Clock clock;
+  /** The watch on each led partition's request (ZooKeeper's event thread and Helix's call threads). */
+  private final java.util.Map<Integer, AutoCloseable> watches = new java.util.concurrent.ConcurrentHashMap<>();
 
   SnapshotRequestOwner(String group, GridwayConsumer consumer, SnapshotRequests requests, CheckpointStore store,
       boolean longPoll, Clock clock) {
@@ -70,24 +79,61 @@ final class SnapshotRequestOwner implements PartitionOwner {
       consumer.leadPartition(partition, generation);
       return;
     }
-    if (!request.taken()) {
-      startOver(partition, generation);
-      requests.taken(group, partition, request);
-      LOG.info("group {} partition {}: loading {} again as {} asked (on-demand snapshot)", group, partition, tables,
-          request.user());
+    if (request.cancelled()) {
+      if (request.taken()) {
+        rewrite(partition, generation, Checkpoint.SNAPSHOT_DONE); // a restart must not resume it
+      }
+      requests.remove(group, partition);
+      LOG.info("group {} partition {}: the on-demand snapshot of {} was cancelled before this leader took the partition;"
+          + " dropped (the target keeps the chunks applied)", group, partition, tables);
+      consumer.leadPartition(partition, generation);
+      return;
     }
+    if (!request.taken()) {
+      rewrite(partition, generation, START_OVER);
+      if (requests.taken(group, partition).isEmpty()) { // deleted meanwhile: a cancel, or the group's deletion
+        rewrite(partition, generation, Checkpoint.SNAPSHOT_DONE);
+        LOG.info("group {} partition {}: the on-demand snapshot of {} was dropped while being taken up", group,
+            partition, tables);
+        consumer.leadPartition(partition, generation);
+        return;
+      }
+      LOG.info("group {} partition {}: loading {} again as {} asked (on-demand snapshot){}", group, partition, tables,
+          request.user(), request.paused() ? "; paused: no chunk is read until resumed" : "");
+    }
+    SnapshotControl control = new SnapshotControl();
+    control.pause(request.paused());
+    close(watches.put(partition, requests.watch(group, partition, () -> follow(partition, control))));
+    follow(partition, control); // a change between the read above and the watch
     consumer.leadPartition(partition, generation, new GridwayConsumer.SnapshotOrder(request.tables(),
-        () -> loaded(partition, tables)));
+        () -> loaded(partition, tables), () -> dropped(partition, tables), control));
   }
 
-  /** The stored checkpoints again, same SCNs, under {@code generation}, the partition's own one with {@link #START_OVER}. */
-  private void startOver(int partition, long generation) {
+  /** The request changed: its pause goes to the load; cancelled or gone, the load is cancelled. */
+  private void follow(int partition, SnapshotControl control) {
+    try {
+      Optional<SnapshotRequests.Request> now = requests.pending(group, partition);
+      if (now.isEmpty() || now.get().cancelled()) {
+        control.cancel();
+      } else if (now.get().paused() != control.isPaused()) {
+        control.pause(now.get().paused());
+        LOG.info("group {} partition {}: on-demand snapshot {}", group, partition,
+            control.isPaused() ? "paused: no more chunks are read (changes go on)" : "resumed");
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("group {} partition {}: cannot read the snapshot request after it changed: {}", group, partition,
+          e.toString()); // the next change, or the next leader, reads it again
+    }
+  }
+
+  /** The stored checkpoints again, same SCNs, under {@code generation}, the partition's own one with {@code cursor}. */
+  private void rewrite(int partition, long generation, String cursor) {
     List<Checkpoint> before = store.read(group, partition);
     Instant now = clock.instant();
     List<Checkpoint> after = new ArrayList<>();
     for (Checkpoint c : before) {
       after.add(new Checkpoint(group, partition, c.microPartition(), c.scn(), generation, now,
-          c.isWhole() ? START_OVER : null));
+          c.isWhole() ? cursor : null));
     }
     if (!after.isEmpty()) { // no checkpoint yet: no cursor either, and a load without one starts at the first chunk
       store.reset(after);
@@ -95,6 +141,7 @@ final class SnapshotRequestOwner implements PartitionOwner {
   }
 
   private void loaded(int partition, String tables) {
+    close(watches.remove(partition));
     try {
       requests.remove(group, partition);
       LOG.info("group {} partition {}: on-demand snapshot of {} loaded", group, partition, tables);
@@ -105,8 +152,33 @@ final class SnapshotRequestOwner implements PartitionOwner {
     }
   }
 
+  /** A cancelled load's checkpoint (no load in progress) is durable: the request goes. */
+  private void dropped(int partition, String tables) {
+    close(watches.remove(partition));
+    try {
+      requests.remove(group, partition);
+      LOG.info("group {} partition {}: on-demand snapshot of {} cancelled; the target keeps the chunks applied", group,
+          partition, tables);
+    } catch (RuntimeException e) {
+      // the next leader finds it cancelled and drops it then
+      LOG.warn("group {} partition {}: on-demand snapshot cancelled, but its request could not be dropped: {}", group,
+          partition, e.toString());
+    }
+  }
+
   @Override
   public void release(int partition) {
+    close(watches.remove(partition));
     consumer.stopPartition(partition);
+  }
+
+  private static void close(AutoCloseable watch) {
+    if (watch != null) {
+      try {
+        watch.close();
+      } catch (Exception e) {
+        LOG.debug("closing a snapshot request watch: {}", e.toString());
+      }
+    }
   }
 }

@@ -20,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -130,8 +131,20 @@ class ClusterProgressIT {
         assertThat(published.tableNumber()).isEqualTo(2);
         assertThat(published.rows()).isEqualTo(25);
         assertThat(published.chunks()).isGreaterThanOrEqualTo(3);
+        // per table too: rows read and applied, the source's estimate (25 rows: the statistics of a fresh table may say
+        // anything, so only its presence is checked), chunks, done
+        assertThat(published.perTable()).singleElement().satisfies(t -> {
+          assertThat(t.table()).isEqualTo(database + ".t");
+          assertThat(t.rows()).isEqualTo(25);
+          assertThat(t.scanned()).isEqualTo(25);
+          assertThat(t.chunks()).isEqualTo(published.chunks());
+          assertThat(t.done()).isTrue();
+          assertThat(t.etaSeconds()).isZero();
+        });
+        long estimated = published.perTable().get(0).estimated();
         assertThat(service.statuses().get(0).snapshot()).as("the consumer's own status says the same")
-            .isEqualTo(new PartitionStatus.SnapshotLoad(null, 2, 1, published.chunks(), 25));
+            .isEqualTo(new PartitionStatus.SnapshotLoad(null, 2, 1, published.chunks(), 25, false,
+                List.of(new PartitionStatus.TableLoad(database + ".t", 25, 25, estimated, published.chunks(), true, 0))));
       } finally {
         try (ClusterAdmin admin = new ClusterAdmin(zk, cluster)) {
           admin.deleteGroup("eo");

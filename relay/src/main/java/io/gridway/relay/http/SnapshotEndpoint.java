@@ -44,6 +44,10 @@ final class SnapshotEndpoint {
   static final String RANGE_HEADER = "Gridway-Snapshot-Range";
   /** With {@link #RANGE_HEADER}: the id of the SCHEMA frame (always in the body then) the range is of. */
   static final String SCHEMA_HEADER = "Gridway-Snapshot-Schema";
+  /** Rows the chunk read, every partition's (a consumer's progress through the table). */
+  static final String ROWS_READ_HEADER = "Gridway-Snapshot-Rows-Read";
+  /** The source's estimate of the table's rows (its statistics, read once per table by the relay), when known. */
+  static final String ROWS_ESTIMATED_HEADER = "Gridway-Snapshot-Rows-Estimated";
   private static final Set<String> KNOWN = Set.of("table", "after", "partitions", "maxRows", "maxBytes", "since");
 
   private SnapshotEndpoint() {}
@@ -113,6 +117,10 @@ final class SnapshotEndpoint {
     response.headers().set(SCN_HEADER, answer.scn().toString());
     response.headers().set(LAST_KEY_HEADER, keyJson(answer.lastKey()));
     response.headers().set(DONE_HEADER, Boolean.toString(answer.done()));
+    response.headers().set(ROWS_READ_HEADER, Integer.toString(answer.rowsRead()));
+    if (answer.rowsEstimated() >= 0) {
+      response.headers().set(ROWS_ESTIMATED_HEADER, Long.toString(answer.rowsEstimated()));
+    }
     if (whole) {
       TableSchema schema = answer.window() == null ? answer.schema() : answer.window().events().get(0).schema();
       response.headers().set(RANGE_HEADER, "whole");

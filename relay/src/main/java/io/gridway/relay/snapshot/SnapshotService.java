@@ -55,9 +55,10 @@ public final class SnapshotService implements AutoCloseable {
    * the chunk's cursor.
    *
    * @param schema the table version the chunk was read with (for a key range whose chunk has no row to carry it)
+   * @param rowsEstimated the source's estimate of the table's rows, read once per table by this relay (-1 unknown)
    */
   public record Answer(Transaction window, Scn scn, List<Object> lastKey, boolean done, int rowsRead,
-      io.gridway.core.schema.TableSchema schema) {}
+      io.gridway.core.schema.TableSchema schema, long rowsEstimated) {}
 
   private final SnapshotReader reader;
   private final UnaryOperator<Transaction> routing;
@@ -232,7 +233,9 @@ public final class SnapshotService implements AutoCloseable {
       scn = snapshotScn(chunk.high(), query.since()); // still exhausted when the log did not move: 503, asked again
     }
     awaitLog(chunk.high(), table);
-    progress.computeIfAbsent(table, t -> newProgress(query.chunk().database(), query.chunk().table())).read(chunk);
+    TableProgress tableProgress = progress.computeIfAbsent(table,
+        t -> newProgress(query.chunk().database(), query.chunk().table()));
+    tableProgress.read(chunk);
     Transaction window = null;
     if (!chunk.rows().isEmpty()) {
       long micros = clock.millis() * 1000;
@@ -248,7 +251,8 @@ public final class SnapshotService implements AutoCloseable {
       LOG.info("snapshot of {}: last chunk read ({} rows in {} chunks)", table, progress.get(table).rows.get(),
           progress.get(table).chunks.get());
     }
-    return new Answer(window, scn, chunk.lastKey(), chunk.done(), chunk.rows().size(), chunk.schema());
+    return new Answer(window, scn, chunk.lastKey(), chunk.done(), chunk.rows().size(), chunk.schema(),
+        tableProgress.estimated);
   }
 
   /**
