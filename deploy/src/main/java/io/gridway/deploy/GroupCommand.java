@@ -55,6 +55,32 @@ final class GroupCommand implements Runnable {
     }
   }
 
+  /** Pauses or resumes a group, or one partition of it, and audits it as the admin service does. */
+  static void setPaused(ClusterCommand.Target target, String group, Integer partition, boolean pause) {
+    boolean[] before = {false};
+    withAdmin(target, admin -> {
+      if (partition == null) {
+        before[0] = admin.isPaused(group);
+        if (pause) {
+          admin.pauseGroup(group);
+        } else {
+          admin.resumeGroup(group);
+        }
+      } else {
+        before[0] = admin.pausedPartitions(group).contains(partition);
+        if (pause) {
+          admin.pausePartition(group, partition);
+        } else {
+          admin.resumePartition(group, partition);
+        }
+      }
+    });
+    String what = partition == null ? "group" : "partition";
+    CliAudit.record(target.zkConfig(), target.clusterName(), what + (pause ? ".pause" : ".resume"),
+        "group " + group + (partition == null ? "" : " partition " + partition), CliAudit.paused(before[0]),
+        CliAudit.paused(pause));
+  }
+
   @Command(name = "create", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
       description = {"Create the consumer group of a policy: named after the policy (or --name), with as many partitions "
           + "as the policy's partition rules use. Idempotent; on an existing group it updates the replicas."},
@@ -90,10 +116,14 @@ final class GroupCommand implements Runnable {
       } catch (IllegalArgumentException e) {
         throw new UsageException(e.getMessage(), e);
       }
+      GroupSpec[] before = {null};
       withAdmin(target, admin -> {
         admin.init();
+        before[0] = admin.groups().get(group.name());
         admin.createOrUpdateGroup(group);
       });
+      CliAudit.record(target.zkConfig(), target.clusterName(), before[0] == null ? "group.create" : "group.update",
+          "group " + group.name(), CliAudit.spec(before[0]), CliAudit.spec(group));
       spec.commandLine().getOut().println("group " + group.name() + ": " + group.partitions() + " partitions, "
           + group.replicas() + " replicas");
       return Gridway.OK;
@@ -113,7 +143,13 @@ final class GroupCommand implements Runnable {
 
     @Override
     public Integer call() {
-      withAdmin(target, admin -> admin.deleteGroup(group));
+      GroupSpec[] before = {null};
+      withAdmin(target, admin -> {
+        before[0] = admin.groups().get(group);
+        admin.deleteGroup(group);
+      });
+      CliAudit.record(target.zkConfig(), target.clusterName(), "group.delete", "group " + group, CliAudit.spec(before[0]),
+          null);
       spec.commandLine().getOut().println("group " + group + " deleted");
       return Gridway.OK;
     }
@@ -136,13 +172,8 @@ final class GroupCommand implements Runnable {
 
     @Override
     public Integer call() {
-      if (partition == null) {
-        withAdmin(target, admin -> admin.pauseGroup(group));
-        spec.commandLine().getOut().println("group " + group + " paused");
-      } else {
-        withAdmin(target, admin -> admin.pausePartition(group, partition));
-        spec.commandLine().getOut().println("group " + group + " partition " + partition + " paused");
-      }
+      setPaused(target, group, partition, true);
+      spec.commandLine().getOut().println("group " + group + (partition == null ? "" : " partition " + partition) + " paused");
       return Gridway.OK;
     }
   }
@@ -163,13 +194,8 @@ final class GroupCommand implements Runnable {
 
     @Override
     public Integer call() {
-      if (partition == null) {
-        withAdmin(target, admin -> admin.resumeGroup(group));
-        spec.commandLine().getOut().println("group " + group + " resumed");
-      } else {
-        withAdmin(target, admin -> admin.resumePartition(group, partition));
-        spec.commandLine().getOut().println("group " + group + " partition " + partition + " resumed");
-      }
+      setPaused(target, group, partition, false);
+      spec.commandLine().getOut().println("group " + group + (partition == null ? "" : " partition " + partition) + " resumed");
       return Gridway.OK;
     }
   }
