@@ -1,9 +1,13 @@
 package io.gridway.deploy;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gridway.cluster.AuditTrail;
 import io.gridway.cluster.GroupSpec;
 import io.gridway.cluster.ZkConfig;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,11 +39,28 @@ final class CliAudit {
 
   /** A group's settings as the admin service audits them; null for none. */
   static String spec(GroupSpec group) {
-    return group == null ? null
-        : "{\"name\":\"" + group.name() + "\",\"partitions\":" + group.partitions() + ",\"replicas\":" + group.replicas() + "}";
+    if (group == null) {
+      return null;
+    }
+    Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put("name", group.name());
+    fields.put("partitions", group.partitions());
+    fields.put("replicas", group.replicas());
+    return json(fields);
   }
 
   static String paused(boolean paused) {
-    return "{\"paused\":" + paused + "}";
+    return json(Map.of("paused", paused));
   }
+
+  /** The JSON text of {@code value} (maps, lists, strings, numbers). */
+  static String json(Object value) {
+    try {
+      return JSON.writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("not JSON-serialisable: " + value, e);
+    }
+  }
+
+  private static final ObjectMapper JSON = new ObjectMapper();
 }

@@ -117,8 +117,9 @@ final class SnapshotCommand implements Callable<Integer> {
       List<String> names = tables == null ? List.of() : tables.stream().map(String::trim).toList();
       try {
         GroupSnapshot.Outcome done = GroupSnapshot.request(target.zkConfig(), target.clusterName(), group, names,
-            partitions == null ? List.of() : partitions, System.getProperty("user.name", "cli") + " (cli)",
-            Duration.ofSeconds(timeoutSeconds));
+            partitions == null ? List.of() : partitions, CliAudit.user(), Duration.ofSeconds(timeoutSeconds));
+        CliAudit.record(target.zkConfig(), target.clusterName(), "snapshot.start", "group " + group, null,
+            CliAudit.json(java.util.Map.of("tables", names, "partitions", done.recorded())));
         String what = names.isEmpty() ? "the group's tables" : String.join(", ", names);
         out.println("group " + group + ": snapshot of " + what + " recorded for partitions " + done.recorded()
             + (done.cycled().isEmpty() ? "" : "; partitions " + done.cycled() + " were paused until released and "
@@ -148,6 +149,9 @@ final class SnapshotCommand implements Callable<Integer> {
       try {
         SortedSet<Integer> changed = GroupSnapshot.control(target.zkConfig(), target.clusterName(), choice.group,
             choice.partitions(), action());
+        CliAudit.record(target.zkConfig(), target.clusterName(),
+            "snapshot." + action().name().toLowerCase(java.util.Locale.ROOT), "group " + choice.group, null,
+            CliAudit.json(java.util.Map.of("partitions", changed)));
         spec.commandLine().getOut().println("group " + choice.group + " partitions " + changed + ": " + outcome()
             + "; follow it with gridway snapshot status --group " + choice.group);
         return Gridway.OK;

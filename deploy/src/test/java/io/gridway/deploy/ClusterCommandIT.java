@@ -310,6 +310,10 @@ class ClusterCommandIT {
       // each partition was released and led again: its next leader is the one that takes the request up
       org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60))
           .until(() -> leads.getOrDefault(0, 0) >= 2 && leads.getOrDefault(1, 0) >= 2 && leading.size() == 2);
+      try (io.gridway.cluster.AuditTrail trail = io.gridway.cluster.AuditTrail.open(ZkConfig.external(zk.connectString()), cluster)) {
+        assertThat(trail.recent(10)).filteredOn(e -> e.action().equals("snapshot.start")).first()
+            .satisfies(e -> assertThat(e.after()).contains("\"tables\":[\"shop.orders\",\"shop.lines\"]"));
+      }
       Run status = Run.of(on(cluster, "snapshot", "--group", "g", "--status"));
       assertThat(status.out()).contains("group g partition 0: waiting to load shop.orders, shop.lines (asked by ")
           .contains("group g partition 1: waiting to load shop.orders, shop.lines");
