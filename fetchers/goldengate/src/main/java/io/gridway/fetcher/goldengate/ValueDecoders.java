@@ -231,38 +231,21 @@ final class ValueDecoders {
    * getDecimalValue goes through its general BigDecimal parser, a tenth of the fetcher's time on a 5-column row.
    */
   static BigDecimal plainDecimal(char[] chars, int offset, int length) {
-    int i = offset;
-    int end = offset + length;
-    boolean negative = i < end && chars[i] == '-';
-    if (negative) {
-      i++;
-    }
-    long unscaled = 0;
-    int digits = 0;
-    int scale = -1;
-    for (; i < end; i++) {
-      char c = chars[i];
-      if (c >= '0' && c <= '9') {
-        if (++digits > 18) {
-          return null;
-        }
-        unscaled = unscaled * 10 + (c - '0');
-        if (scale >= 0) {
-          scale++;
-        }
-      } else if (c == '.' && scale < 0) {
-        scale = 0;
-      } else {
-        return null; // an exponent, or not a number
-      }
-    }
-    if (digits == 0 || scale == 0) {
+    if (length > 20) { // more than a sign, 18 digits and a point: not a plain decimal the byte reader accepts either
       return null;
     }
-    return BigDecimal.valueOf(negative ? -unscaled : unscaled, Math.max(scale, 0));
+    byte[] ascii = new byte[length]; // Jackson's fallback path only: the fast path reads the bytes themselves
+    for (int k = 0; k < length; k++) {
+      char c = chars[offset + k];
+      if (c > 0x7f) {
+        return null;
+      }
+      ascii[k] = (byte) c;
+    }
+    return plainDecimal(ascii, 0, length);
   }
 
-  /** {@link #plainDecimal(char[], int, int)} of the bytes {@code buf[from, to)}. */
+  /** The plain decimal of the ASCII bytes {@code buf[from, to)}, as {@link #plainDecimal(char[], int, int)} says. */
   static BigDecimal plainDecimal(byte[] buf, int from, int to) {
     int i = from;
     boolean negative = i < to && buf[i] == '-';
