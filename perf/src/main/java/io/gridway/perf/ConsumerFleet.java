@@ -6,7 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
@@ -136,6 +138,14 @@ final class ConsumerFleet implements AutoCloseable {
    * past its warm-up share before its end (a run too short).
    */
   SteadyWindow steady(double warmup, List<SteadyWindow.Sample> relayCpu) {
+    return steady(warmup, relayCpu, List.of());
+  }
+
+  /**
+   * As {@link #steady(double, List)}, with the window's CPU split by role: {@code relays}, {@code consumers} and,
+   * when {@code targetCpu} (the target server's CPU trace, same clock) has two samples, {@code target server}.
+   */
+  SteadyWindow steady(double warmup, List<SteadyWindow.Sample> relayCpu, List<SteadyWindow.Sample> targetCpu) {
     long start = Long.MIN_VALUE;
     long end = 0;
     List<List<SteadyWindow.Sample>> all = new ArrayList<>();
@@ -167,7 +177,16 @@ final class ConsumerFleet implements AutoCloseable {
     if (end <= start || events <= 0) {
       return null;
     }
-    return new SteadyWindow(warmup, events, (end - start) / 1e9, relay < 0 ? -1 : cpu + relay, Machine.loadAverage());
+    Map<String, Double> roles = new LinkedHashMap<>();
+    if (relay >= 0) {
+      roles.put("relays", relay);
+      roles.put("consumers", cpu);
+      double target = cpuBetween(targetCpu, start, end);
+      if (target >= 0) {
+        roles.put("target server", target);
+      }
+    }
+    return new SteadyWindow(warmup, events, (end - start) / 1e9, relay < 0 ? -1 : cpu + relay, Machine.loadAverage(), roles);
   }
 
   /** CPU seconds of a trace between two moments (the samples nearest each), or −1 without two samples. */

@@ -83,7 +83,9 @@ final class E2eRun {
           new RelayFleet.Spec(relays, partitions, context.relayHeap(), ports, tls));
           Progress progress = new Progress("e2e R=" + relays + " C=" + consumers + " " + targetName, w.events(), System.err)) {
         List<SteadyWindow.Sample> relayTrace = new ArrayList<>();
-        String problem = FleetWait.await(fleetC, fleet, w.events(), FleetWait.timeoutFor(w.events()), progress, relayTrace);
+        List<SteadyWindow.Sample> targetTrace = new ArrayList<>();
+        String problem = FleetWait.await(fleetC, fleet, w.events(), FleetWait.timeoutFor(w.events()), progress, relayTrace,
+            target, targetTrace);
         double relayCpu = fleet.cpuSinceConnected();
         if (problem != null) {
           return RunResult.invalid("e2e", config, processes, relays, w, fleetC.events(), (System.nanoTime() - t0) / 1e9,
@@ -109,7 +111,7 @@ final class E2eRun {
           handshake = PerfTls.probe(fleet.relay(0).address(), tls, HANDSHAKES); // after the timing: not in it
         }
         return RunResult.valid("e2e", config, processes, relays, w, events, context.loaded().binlogBytes(), seconds, cpu,
-            context.machine().cores()).withConsumers(consumers, targetName).withSteady(fleetC.steady(context.warmup(), relayTrace));
+            context.machine().cores()).withConsumers(consumers, targetName).withSteady(fleetC.steady(context.warmup(), relayTrace, targetTrace));
       }
     }
   }

@@ -32,6 +32,14 @@ interface E2eTarget {
     return "";
   }
 
+  /**
+   * CPU seconds the target's server processes have used so far (with PostgreSQL's backends while they live), or −1
+   * when the harness cannot see them (a server on another machine, an in-JVM cluster).
+   */
+  default double serverCpuSeconds() {
+    return -1;
+  }
+
   /** JVM options of the consumer processes (add-on location, module opens). */
   default List<String> jvmOptions() {
     return List.of();

@@ -28,9 +28,23 @@ final class FleetWait {
    */
   static String await(ConsumerFleet consumers, RelayFleet relays, long expected, Duration timeout, Progress progress,
       List<SteadyWindow.Sample> relayCpu) throws IOException, InterruptedException {
+    return await(consumers, relays, expected, timeout, progress, relayCpu, null, new ArrayList<>());
+  }
+
+  /**
+   * As above, and adds the target server's CPU seconds ({@code target}; null: none) to {@code targetCpu} every
+   * {@value #TARGET_EVERY}th poll: finding a server's processes walks /proc, too dear for every poll on two cores.
+   */
+  static String await(ConsumerFleet consumers, RelayFleet relays, long expected, Duration timeout, Progress progress,
+      List<SteadyWindow.Sample> relayCpu, E2eTarget target, List<SteadyWindow.Sample> targetCpu)
+      throws IOException, InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
+    int polls = 0;
     while (!consumers.done()) {
       relayCpu.add(new SteadyWindow.Sample(Micros.now() * 1000, 0, relays.cpuNow()));
+      if (target != null && polls++ % TARGET_EVERY == 0) {
+        sampleTarget(target, targetCpu);
+      }
       String problem = consumers.problem();
       if (problem == null) {
         problem = relays.problem();
@@ -46,8 +60,20 @@ final class FleetWait {
       Thread.sleep(POLL_MILLIS); // a harness polling processes, not a test waiting
     }
     relayCpu.add(new SteadyWindow.Sample(Micros.now() * 1000, 0, relays.cpuNow()));
+    if (target != null) {
+      sampleTarget(target, targetCpu);
+    }
     progress.set(consumers.events());
     return null;
+  }
+
+  private static final int TARGET_EVERY = 10;
+
+  private static void sampleTarget(E2eTarget target, List<SteadyWindow.Sample> targetCpu) {
+    double seconds = target.serverCpuSeconds();
+    if (seconds >= 0) {
+      targetCpu.add(new SteadyWindow.Sample(Micros.now() * 1000, 0, seconds));
+    }
   }
 
   /** Generous: a run slower than 1,000 events/s (and over 3 minutes) is broken, not slow. */

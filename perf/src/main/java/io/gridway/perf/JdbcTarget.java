@@ -83,6 +83,11 @@ final class JdbcTarget implements E2eTarget, AutoCloseable {
     return server;
   }
 
+  @Override
+  public double serverCpuSeconds() {
+    return ProcCpu.server(server.dataDir());
+  }
+
   /** The database of the JDBC URL (PostgreSQL: the tables are in the source database's schema inside it). */
   String database() {
     return database;

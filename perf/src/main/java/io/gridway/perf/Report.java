@@ -110,6 +110,7 @@ final class Report {
     }
     if (runs.stream().anyMatch(r -> WINDOWED.contains(r.stage()))) {
       steady(md);
+      cpuPerMillion(md);
     }
     if (runs.stream().anyMatch(r -> r.targetRatio() != null)) {
       md.append("## Real targets beside their bulk-load limits (same run)\n\n| Configuration | target | rate ev/s | limit"
@@ -193,6 +194,35 @@ final class Report {
           fmt(r.limitRatio(), "%.2f"), w.loadAverage()));
     }
     md.append('\n');
+  }
+
+  /**
+   * CPU seconds per million events inside each steady window, split by role where the run knows it: the per-core
+   * costs the scaling model in perf/RESULTS.md turns into a prediction for relays and consumers on machines of their own.
+   */
+  private void cpuPerMillion(StringBuilder md) {
+    md.append("## CPU seconds per million events (steady windows)\n\n| Stage | Configuration | measured processes"
+        + " | relays | consumers | target server |\n|---|---|---:|---:|---:|---:|\n");
+    for (RunResult r : runs) {
+      SteadyWindow w = r.steady();
+      if (!WINDOWED.contains(r.stage()) || !r.valid() || w == null || w.cpuSeconds() < 0 || w.events() <= 0) {
+        continue;
+      }
+      double perMillion = 1e6 / w.events();
+      Map<String, Double> roles = w.cpuByRole();
+      String relays = r.stage().equals("stage1") ? String.format(Locale.ROOT, "%.2f", w.cpuSeconds() * perMillion)
+          : perMillion(roles.get("relays"), perMillion);
+      md.append(String.format(Locale.ROOT, "| %s | %s | %.2f | %s | %s | %s |%n", r.stage(), r.configuration(),
+          w.cpuSeconds() * perMillion, relays, perMillion(roles.get("consumers"), perMillion),
+          perMillion(roles.get("target server"), perMillion)));
+    }
+    md.append("\nMeasured processes: those of the run's CPU column (a limit: the harness, and for a target's limit its"
+        + " server too; stage 2: the consumers and the preloaded relay). The target server of an e2e run is not among"
+        + " them; its column is read beside them.\n\n");
+  }
+
+  private static String perMillion(Double seconds, double perMillion) {
+    return seconds == null ? "" : String.format(Locale.ROOT, "%.2f", seconds * perMillion);
   }
 
   private static void whitepaper(StringBuilder md, String title, String setting, String[][] rows) {

@@ -2,6 +2,7 @@ package io.gridway.perf;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The steady-state window of one measured run (issue 24 item 1): the run's progress is sampled as it goes
@@ -16,8 +17,12 @@ import java.util.Locale;
  * @param seconds the window's length
  * @param cpuSeconds CPU seconds of the measured processes inside the window, or −1 when not known
  * @param loadAverage the machine's load average (1, 5, 15 min) when the window closed
+ * @param cpuByRole {@code cpuSeconds} split by role where the run knows it ({@code relays}, {@code consumers}, and
+ *     {@code target server} for a real target, which is not in {@code cpuSeconds}), in CPU seconds inside the window;
+ *     empty when the run measured one role only (its stage says which) — the scaling model's input (perf/RESULTS.md)
  */
-record SteadyWindow(double warmupShare, long events, double seconds, double cpuSeconds, String loadAverage) {
+record SteadyWindow(double warmupShare, long events, double seconds, double cpuSeconds, String loadAverage,
+    Map<String, Double> cpuByRole) {
 
   /** A progress sample: {@link System#nanoTime()} (or epoch µs × 1000), events done by then, CPU seconds by then. */
   record Sample(long nanos, long events, double cpuSeconds) {}
@@ -29,6 +34,12 @@ record SteadyWindow(double warmupShare, long events, double seconds, double cpuS
     if (warmupShare < 0 || warmupShare >= 1) {
       throw new IllegalArgumentException("warm-up share must be in [0, 1), not " + warmupShare);
     }
+    cpuByRole = Map.copyOf(cpuByRole);
+  }
+
+  /** A window of a run that measured one role only. */
+  SteadyWindow(double warmupShare, long events, double seconds, double cpuSeconds, String loadAverage) {
+    this(warmupShare, events, seconds, cpuSeconds, loadAverage, Map.of());
   }
 
   /**

@@ -36,6 +36,20 @@ class ReportTest {
   }
 
   @Test
+  void steadyWindowsGiveCpuSecondsPerMillionEventsByRole() {
+    Report report = new Report(MACHINE, "gridway perf all");
+    report.add(RunResult.valid("stage1", "single relay, all tables", 1, 1, WORKLOAD, 480_000, 1L, 2.0, 2.0, 2)
+        .withSteady(new SteadyWindow(0.5, 200_000, 0.5, 0.5, "1, 1, 1")));
+    report.add(RunResult.valid("e2e", "1 relay, 1 consumer, JDBC", 2, 1, WORKLOAD, 480_000, 1L, 9.0, 6.0, 2)
+        .withSteady(new SteadyWindow(0.5, 250_000, 2.0, 1.25, "1, 1, 1",
+            Map.of("relays", 0.75, "consumers", 0.5, "target server", 1.0))));
+
+    assertThat(report.markdown())
+        .contains("| stage1 | single relay, all tables | 2.50 | 2.50 |  |  |")
+        .contains("| e2e | 1 relay, 1 consumer, JDBC | 5.00 | 3.00 | 2.00 | 4.00 |");
+  }
+
+  @Test
   void repeatsSummariseMinMedianMaxOfTheValidRuns() {
     List<RunResult> runs = List.of(
         RunResult.valid("stage1", "single relay", 1, 1, WORKLOAD, 480_000, 1L, 4.0, 1.0, 2),
