@@ -7,6 +7,9 @@ import static org.awaitility.Awaitility.await;
 import io.gridway.testkit.TestPki;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -93,6 +96,7 @@ class ZooKeeperCertificateRotationIT {
     assertThat(identity(client)).as("the open session keeps the certificate it connected with").isEqualTo("CN=zk-host-a");
     // a reconnection (the server restarted on the same port; the session survives it) shows the new certificate
     server.close();
+    await().atMost(PATIENCE).until(() -> refusesConnections(port)); // Netty closes the listening socket asynchronously
     server = EmbeddedZooKeeperServer.start(ZkConfig.embedded(dir.resolve("zk"), port).withTls(tls));
     await().atMost(PATIENCE).ignoreExceptions().until(() -> "CN=zk-host-b".equals(identity(client)));
     assertThat(client.getSessionId()).isEqualTo(session);
@@ -165,6 +169,17 @@ class ZooKeeperCertificateRotationIT {
     } catch (IOException | RuntimeException e) {
       socket.close();
       throw e;
+    }
+  }
+
+  private static boolean refusesConnections(int port) {
+    try (Socket socket = new Socket()) {
+      socket.connect(new InetSocketAddress("127.0.0.1", port), 1000);
+      return false;
+    } catch (ConnectException e) {
+      return true;
+    } catch (IOException e) {
+      return false;
     }
   }
 
