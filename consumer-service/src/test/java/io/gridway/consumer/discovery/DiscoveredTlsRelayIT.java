@@ -25,6 +25,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
@@ -64,15 +68,19 @@ class DiscoveredTlsRelayIT {
     String secureCluster = "gw" + ProcessHandle.current().pid() + "https";
     String plainCluster = "gw" + ProcessHandle.current().pid() + "http";
     List<RelayJvm> relays = new ArrayList<>();
+    ExecutorService starter = Executors.newSingleThreadExecutor();
+    Future<RelayJvm> plainStart = null;
     try (ControllerHost secureController = ControllerHost.start(zk, secureCluster, "controller1");
         ControllerHost plainController = ControllerHost.start(zk, plainCluster, "controller1")) {
       await().atMost(PATIENCE).until(() -> secureController.isLeader() && plainController.isLeader());
+      // the two relay JVMs start side by side
+      plainStart = starter.submit(() -> RelayJvm.start(new RelayJvm.Setup(DB, database, start, zkConnect, plainCluster,
+          auth), "r1", dir.resolve("plain")));
       RelayJvm secure = RelayJvm.start(new RelayJvm.Setup(DB, database, start, zkConnect, secureCluster,
           "tls: {certFile: " + certificate.certFile() + ", keyFile: " + certificate.keyFile() + "}, " + auth),
           "r1", dir.resolve("secure"));
       relays.add(secure);
-      RelayJvm plain = RelayJvm.start(new RelayJvm.Setup(DB, database, start, zkConnect, plainCluster, auth),
-          "r1", dir.resolve("plain"));
+      RelayJvm plain = plainStart.get();
       relays.add(plain);
       assertThat(secure.uri.getScheme()).as("advertised by the TLS relay").isEqualTo("https");
       assertThat(secure.uri.getHost()).isEqualTo("127.0.0.1");
@@ -114,6 +122,17 @@ class DiscoveredTlsRelayIT {
           .contains("# TYPE gridway_relay_http_connections").doesNotContain("endpoint=\"events\"")
           .doesNotContain("endpoint=\"auth\"");
     } finally {
+      if (plainStart != null) {
+        try {
+          RelayJvm plain = plainStart.get();
+          if (!relays.contains(plain)) {
+            relays.add(plain);
+          }
+        } catch (ExecutionException e) {
+          // it did not start: nothing to stop
+        }
+      }
+      starter.shutdown();
       for (RelayJvm relay : relays) {
         relay.kill();
       }
