@@ -13,7 +13,8 @@ import org.apache.zookeeper.server.ZooKeeperServer;
  * gone until it is back (consumers keep applying what they own; nothing moves).
  *
  * <p>With {@link ZkConfig#tls()}, the one client port is a secure port (Netty, TLS 1.2/1.3) that refuses, during the
- * handshake, a client without a certificate from the same CA.
+ * handshake, a client without a certificate from the same CA. A key store or CA file renamed over the old one is used
+ * for the connections accepted after it (ZooKeeper watches both files; {@link ZkProcessSecurity} turns that on).
  *
  * <p>Its threads are ZooKeeper's (non-daemon): {@link #close()} it. Thread-safe.
  */

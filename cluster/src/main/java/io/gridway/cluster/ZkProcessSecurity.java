@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Objects;
 import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.common.ClientX509Util;
+import org.apache.zookeeper.server.NettyServerCnxnFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,6 +50,10 @@ final class ZkProcessSecurity {
       props.put(x509.getSslEnabledProtocolsProperty(), "TLSv1.3,TLSv1.2");
       props.put(x509.getSslHostnameVerificationEnabledProperty(), "true");
       props.put(x509.getSslClientAuthProperty(), "need"); // read by an embedded server only
+      // read by an embedded server only: it watches keyStoreFile and caFile and, when one is replaced, builds the TLS
+      // context of its next connections from them and reloads the CA that checks client certificates (without it,
+      // both stay as loaded at its first connection until the server restarts)
+      props.put(NettyServerCnxnFactory.CLIENT_CERT_RELOAD_KEY, "true");
     }
     props.forEach((key, value) -> {
       saved.putIfAbsent(key, System.getProperty(key));

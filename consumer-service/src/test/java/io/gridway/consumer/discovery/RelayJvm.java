@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  * fixed binlog position; killed with SIGKILL ({@code destroyForcibly}) like a lost VM. Its directory is its "disk".
  */
 final class RelayJvm {
-  private static final Pattern ADVERTISED = Pattern.compile("gridway relay advertised as (http://\\S+)");
+  private static final Pattern ADVERTISED = Pattern.compile("gridway relay advertised as (https?://\\S+)");
   private static final AtomicLong SERVER_IDS = new AtomicLong(9000 + (ProcessHandle.current().pid() % 1000) * 40);
 
   private final Process process;
@@ -32,8 +32,17 @@ final class RelayJvm {
     this.instance = instance;
   }
 
-  /** Where and what every relay of the test reads, and the cluster it joins. */
-  record Setup(PrivateMariaDb db, String database, String start, String zk, String cluster) {}
+  /**
+   * Where and what every relay of the test reads, and the cluster it joins.
+   *
+   * @param http more entries of the relay's {@code http} mapping in YAML flow style, such as {@code tls: {…}, auth: {…}}
+   *     (docs/security.md); empty for a plain API without tokens
+   */
+  record Setup(PrivateMariaDb db, String database, String start, String zk, String cluster, String http) {
+    Setup(PrivateMariaDb db, String database, String start, String zk, String cluster) {
+      this(db, database, start, zk, cluster, "");
+    }
+  }
 
   static RelayJvm start(Setup setup, String instance, Path dir) throws IOException {
     Files.createDirectories(dir);
@@ -65,7 +74,7 @@ final class RelayJvm {
             heartbeatInterval: 300ms
             reconnectBackoffMax: 300ms
         buffer: {capacity: 64MiB, maxWindow: 4MiB}
-        http: {port: 0, ioThreads: 1, shutdownGrace: 0s, stream: {heartbeat: 200ms}}
+        http: {port: 0, ioThreads: 1, shutdownGrace: 0s, stream: {heartbeat: 200ms}%s}
         policy: {files: [%s]}
         positionFlush: 50ms
         cluster:
@@ -75,7 +84,8 @@ final class RelayJvm {
           instance: %s
           replicas: 2
         """.formatted(setup.db().host(), setup.db().port(), setup.db().replicationUser(), password,
-        SERVER_IDS.incrementAndGet(), setup.start(), setup.database(), policy, setup.zk(), setup.cluster(), instance));
+        SERVER_IDS.incrementAndGet(), setup.start(), setup.database(), setup.http().isEmpty() ? "" : ", " + setup.http(),
+        policy, setup.zk(), setup.cluster(), instance));
     Path log = dir.resolve("relay.log");
     long before = Files.exists(log) ? Files.size(log) : 0;
     List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
