@@ -1,6 +1,7 @@
 package io.gridway.deploy;
 
 import io.gridway.core.config.ConfigException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.util.List;
@@ -59,19 +60,35 @@ public final class Gridway implements Runnable {
   final PrintStream out;
   final PrintStream err;
 
-  private Gridway(PrintStream out, PrintStream err) {
+  private final InputStream in;
+
+  private Gridway(InputStream in, PrintStream out, PrintStream err) {
+    this.in = in;
     this.out = out;
     this.err = err;
   }
 
+  /** Standard input for interactive commands (Enter ends {@code gridway demo}); empty when run in-process. */
+  public InputStream in() {
+    return in;
+  }
+
   public static void main(String[] args) {
     StderrStatusListener.installUnlessSet(); // before the first logger: logback's status must not reach stdout
-    System.exit(run(args, System.out, System.err));
+    System.exit(run(args, System.in, System.out, System.err));
+  }
+
+  /**
+   * Runs a command line with no standard input (in-process callers such as tests: a test JVM's own standard input
+   * may be its runner's channel); returns the exit code (never exits the JVM).
+   */
+  public static int run(String[] args, PrintStream out, PrintStream err) {
+    return run(args, InputStream.nullInputStream(), out, err);
   }
 
   /** Runs a command line; returns the exit code (never exits the JVM). */
-  public static int run(String[] args, PrintStream out, PrintStream err) {
-    CommandLine cli = new CommandLine(new Gridway(out, err));
+  public static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
+    CommandLine cli = new CommandLine(new Gridway(in, out, err));
     PrintWriter errWriter = new PrintWriter(err, true);
     cli.setOut(new PrintWriter(out, true));
     cli.setErr(errWriter);

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code gridway demo --tls --duration 35s} in a JVM of its own, as a user runs it (ZooKeeper's TLS setting is
+ * {@code gridway demo --tls} in a JVM of its own, ended by Enter once the checks are done, as a user runs it (ZooKeeper's TLS setting is
  * JVM-wide: the demo's would outlive it in the test JVM). While it runs (the checks take 5-25 s on a loaded machine,
  * with a JVM start for the cluster status): a plain HTTP request to the relay's port and
  * to the admin service's is refused with 400 {@code tls-required}; the relay refuses a client without a certificate
@@ -56,12 +56,15 @@ class DemoTlsIT {
       + " private keys in (\\S+)\\)");
   private static final Pattern CLIENT = Pattern.compile("relay: client certificate (\\S+), key (\\S+), bearer token in (\\S+)");
   private static final Pattern WORKLOAD = Pattern.compile("workload +100 transactions/s");
+  private static final Pattern FIFTH_SECOND = Pattern.compile("(?m)^ +5s +[0-9]");
 
   @Test
   void everyHopSpeaksTlsPlainHttpIsRefusedTheDataArrivesAndNoSecretIsShown(@TempDir Path dir) throws Exception {
     Path out = dir.resolve("demo.out");
     Path log = dir.resolve("demo.log");
-    Process demo = java(dir, log, out, "demo", "--tls", "--duration", "35s", "--rate", "100");
+    // a long --duration that Enter ends once the checks are done: the checks need the running demo's files and ports,
+    // and no fixed duration fits them at every load
+    Process demo = java(dir, log, out, "demo", "--tls", "--duration", "10m", "--rate", "100");
     try {
       String where = await("the demo's 'Where to look'").atMost(Duration.ofSeconds(150)).pollInterval(Duration.ofMillis(200))
           .failFast("the demo ended first", () -> !demo.isAlive())
@@ -78,10 +81,14 @@ class DemoTlsIT {
         assertThat(zooKeeperAnswersPlainText(printed.zkPort)).as("ZooKeeper's port answers 'srvr' in plain text").isFalse();
       } catch (Exception | AssertionError e) {
         status.destroyForcibly();
-        // the checks must fit in --duration: say whether the demo had ended (or failed) by then
         throw new AssertionError((demo.isAlive() ? "while the demo ran: " : "the demo ended before the checks did: ")
             + e + "\n" + Files.readString(out), e);
       }
+      await("five seconds of workload").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
+          .failFast("the demo ended first", () -> !demo.isAlive())
+          .until(() -> Files.readString(out), text -> FIFTH_SECOND.matcher(text).find());
+      demo.getOutputStream().write('\n'); // Enter: stop the workload, drain, compare
+      demo.getOutputStream().flush();
 
       assertThat(status.waitFor(90, TimeUnit.SECONDS)).as("gridway cluster status ended").isTrue();
       String statusOut = Files.readString(dir.resolve("status.out"));
@@ -94,7 +101,7 @@ class DemoTlsIT {
       assertThat(demo.exitValue()).as(run).isZero();
       assertThat(run).containsPattern("result +source = target: 3 tables, [0-9,]+ rows identical");
       long written = number(run, "transactions, ([0-9,]+) row changes");
-      assertThat(number(run, "written +([0-9,]+) transactions")).isGreaterThan(100);
+      assertThat(number(run, "written +([0-9,]+) transactions")).isPositive();
       assertThat(number(run, "applied +([0-9,]+) row changes by 2 consumers")).isEqualTo(written);
 
       String logged = Files.readString(log);

@@ -1,10 +1,12 @@
 package io.gridway.deploy.demo;
 
 import io.gridway.consumer.PartitionStatus;
+import io.gridway.deploy.Gridway;
 import io.gridway.deploy.demo.DemoTopology.DemoConsumer;
 import io.gridway.deploy.demo.GridProbe.Sample;
 import io.gridway.deploy.demo.TableComparator.TableComparison;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.FileVisitResult;
@@ -44,7 +46,8 @@ import picocli.CommandLine.Spec;
         "Prints where to look, then one line per second: throughput, lag, the relay's SCN and the applied SCNs,"
             + " and each consumer's partitions. Ctrl-C stops everything and deletes its data (--keep keeps it).",
         "With --duration it stops the workload after that time, waits for the consumers to drain, compares source"
-            + " and target table by table (row counts and checksums) and prints a summary.",
+            + " and target table by table (row counts and checksums) and prints a summary. Enter does the same at any"
+            + " time, with or without --duration.",
         "With --tls every hop is encrypted and authenticated, with a private CA and certificates made at start (in"
             + " the demo's directory, never reused): the MariaDB accepts only TLS and the relay checks its certificate,"
             + " the relay serves HTTPS with client certificates and a bearer token, the consumers write PostgreSQL over"
@@ -53,10 +56,10 @@ import picocli.CommandLine.Spec;
         "Needs the MariaDB and PostgreSQL server binaries (Debian packages mariadb-server and postgresql); it uses"
             + " its own private servers on loopback ports, never the machine's databases."},
     exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:source = target at the end of --duration",
+    exitCodeList = {"0:source = target at the end of --duration (or after Enter)",
         "1:failed at run time (e.g. a server binary missing: the message names the package to install)",
         "2:bad command line",
-        "3:source and target differ at the end of --duration",
+        "3:source and target differ at the end of --duration (or after Enter)",
         "130:stopped by Ctrl-C or SIGTERM (everything stopped, files deleted unless --keep; a second Ctrl-C exits at"
             + " once)"},
     footerHeading = "%nExamples:%n",
@@ -173,6 +176,12 @@ public final class DemoCommand implements Callable<Integer> {
     }
   }
 
+  /** The command line's standard input ({@link Gridway#in()}), or none when the demo runs without the CLI. */
+  private InputStream input() {
+    CommandSpec parent = spec.parent();
+    return parent != null && parent.userObject() instanceof Gridway gridway ? gridway.in() : InputStream.nullInputStream();
+  }
+
   /** Ctrl-C or SIGTERM asked the demo to stop (or the JVM is shutting down). */
   private boolean stopping() {
     return signals.requested() || shuttingDown;
@@ -230,7 +239,8 @@ public final class DemoCommand implements Callable<Integer> {
       workload.start();
       long end = duration == null ? Long.MAX_VALUE : start + duration.toNanos();
       long nextPrint = start + TimeUnit.SECONDS.toNanos(1);
-      while (!stopping() && System.nanoTime() < end) {
+      EnterToFinish enter = EnterToFinish.watch(input());
+      while (!stopping() && !enter.asked() && System.nanoTime() < end) {
         Thread.sleep(TICK_MILLIS);
         if (stopping()) {
           break;

@@ -49,7 +49,8 @@ final class WhereToLook {
     }
     out.printf("  workload   %s transactions/s of inserts, updates and deletes on %s, %s%n", fmt(run.rate()),
         String.join(", ", DemoSchema.TABLES.stream().map(t -> DemoSchema.DATABASE + "." + t.name()).toList()),
-        run.duration() == null ? "until Ctrl-C" : "for " + run.duration().toSeconds() + " s (Ctrl-C stops earlier)");
+        (run.duration() == null ? "until Enter or Ctrl-C" : "for " + run.duration().toSeconds() + " s")
+            + " (Enter ends it early and compares; Ctrl-C stops without comparing)");
     out.println();
     out.flush();
   }
