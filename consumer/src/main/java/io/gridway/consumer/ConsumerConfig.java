@@ -39,7 +39,7 @@ import java.util.List;
  * @param onEvicted what a partition does when every relay replica has evicted the windows after its checkpoint
  *     (docs/bootstrap.md §5.2): {@code snapshot} re-seeds it (the stream moves to the relay's newest SCN and the
  *     {@code snapshot.tables} are loaded again), {@code stop} fails the partition with one ERROR line. Default:
- *     {@code snapshot} when the config has a {@code snapshot} section (and long-poll mode), else {@code stop} — eviction
+ *     {@code snapshot} when the config has a {@code snapshot} section (either pull mode), else {@code stop} — eviction
  *     never heals by waiting
  */
 public record ConsumerConfig(
@@ -119,18 +119,9 @@ public record ConsumerConfig(
     if (snapshot == null && (start.equals("snapshot") || "snapshot".equals(onEvicted))) {
       snapshot = new Snapshot(null, null, null); // every table the relay's fetcher captures, default chunk sizes
     }
-    if (start.equals("snapshot") && pull.mode() != Mode.LONG_POLL) {
-      throw new IllegalArgumentException("start: snapshot needs pull.mode: long-poll (a chunk is placed between two"
-          + " long-polls; stream mode is not supported with snapshot yet)");
-    }
-    boolean canReseed = snapshot != null && pull.mode() == Mode.LONG_POLL;
-    onEvicted = onEvicted == null ? (canReseed ? "snapshot" : "stop") : onEvicted;
+    onEvicted = onEvicted == null ? (snapshot != null ? "snapshot" : "stop") : onEvicted;
     if (!onEvicted.equals("snapshot") && !onEvicted.equals("stop")) {
       throw new IllegalArgumentException("onEvicted: must be snapshot or stop, not '" + onEvicted + "'");
-    }
-    if (onEvicted.equals("snapshot") && !canReseed) {
-      throw new IllegalArgumentException("onEvicted: snapshot needs pull.mode: long-poll (stream mode is not supported"
-          + " with snapshot yet); or set onEvicted: stop");
     }
     if (start.startsWith("scn:")) {
       try {

@@ -62,9 +62,10 @@ class StartPositionTest {
         .hasMessageStartingWith("start: must be earliest, latest, snapshot, scn:N or time:T");
     assertThatThrownBy(() -> ConsumerConfig.builder("src").relay(RELAY.toString()).start("time:yesterday")
         .build()).hasMessageStartingWith("start: time:T needs an ISO-8601 instant").hasMessageContaining("'time:yesterday'");
-    assertThatThrownBy(() -> ConsumerConfig.builder("src").relay(RELAY.toString()).start("snapshot")
+    // stream mode loads too: the stream stops reading while a chunk request is out (Puller)
+    assertThat(ConsumerConfig.builder("src").relay(RELAY.toString()).start("snapshot")
         .snapshot(new ConsumerConfig.Snapshot(java.util.List.of("db.t"), null, null)).mode(ConsumerConfig.Mode.STREAM)
-        .build()).hasMessageContaining("pull.mode: long-poll");
+        .build().startsWithSnapshot()).isTrue();
     assertThatThrownBy(() -> new ConsumerConfig.Snapshot(java.util.List.of("nodot"), null, null))
         .hasMessageContaining("snapshot.tables: 'nodot' is not db.table");
     assertThatThrownBy(() -> new ConsumerConfig.Snapshot(java.util.List.of("d.t"), 0, null))
@@ -95,14 +96,11 @@ class StartPositionTest {
     assertThat(reseeding.onEvicted()).isEqualTo("snapshot"); // start: earliest, re-seeded when evicted
     assertThat(reseeding.reseedsOnEviction()).isTrue();
     assertThat(ConsumerConfig.builder("src").relay(RELAY.toString()).snapshot(tables).mode(ConsumerConfig.Mode.STREAM)
-        .build().onEvicted()).isEqualTo("stop");
+        .build().onEvicted()).isEqualTo("snapshot");
     assertThat(ConsumerConfig.builder("src").relay(RELAY.toString()).snapshot(tables).onEvicted("stop").build()
         .reseedsOnEviction()).isFalse();
     assertThatThrownBy(() -> ConsumerConfig.builder("src").relay(RELAY.toString()).onEvicted("wait").build())
         .hasMessageStartingWith("onEvicted: must be snapshot or stop");
-    assertThatThrownBy(() -> ConsumerConfig.builder("src").relay(RELAY.toString()).snapshot(tables)
-        .mode(ConsumerConfig.Mode.STREAM).onEvicted("snapshot").build())
-        .hasMessageStartingWith("onEvicted: snapshot needs pull.mode: long-poll");
     // a re-seed interrupted by a kill must resume from its cursor: a store that cannot keep it is refused
     assertThatThrownBy(() -> GridwayConsumer.builder(reseeding).checkpointStore(new RecordingStore())
         .handler(batch -> { }).build()).hasMessageContaining("onEvicted: snapshot needs a checkpoint store")
