@@ -66,7 +66,8 @@ public final class GridwayConsumer implements AutoCloseable {
     }
     this.relays = b.relays != null ? b.relays : RelayEndpoints.fixed(config.relays());
     relays.onChange(() -> running.values().forEach(PartitionRunner::relaysChanged));
-    this.pullers = new PullerResources(b.ioThreads, b.random, b.access != null ? b.access : RelayAccess.of(config));
+    this.pullers = new PullerResources(b.ioThreads, b.random, b.access != null ? b.access : RelayAccess.of(config),
+        SnapshotThrottle.of(config.snapshot()));
     this.checkpointExecutor = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "gridway-checkpoints");
       t.setDaemon(true);

@@ -75,6 +75,27 @@ class StartPositionTest {
   }
 
   @Test
+  void theLoadsKnobsAreCheckedAtLoadNamingTheKey() {
+    ConsumerConfig.Snapshot defaults = new ConsumerConfig.Snapshot(java.util.List.of("d.t"), null, null);
+    assertThat(defaults.readAhead()).isEqualTo(1);
+    assertThat(defaults.throttled()).isFalse();
+    assertThatThrownBy(() -> new ConsumerConfig.Snapshot(java.util.List.of("d.t"), null, null, 0, null))
+        .hasMessageStartingWith("snapshot.readAhead: 1..8");
+    assertThatThrownBy(() -> new ConsumerConfig.Snapshot(java.util.List.of("d.t"), null, null, 9, null))
+        .hasMessageStartingWith("snapshot.readAhead: 1..8");
+    // bounded in bytes: the chunks read ahead wait in the partition buffer
+    ConsumerConfig.Snapshot ahead = new ConsumerConfig.Snapshot(java.util.List.of("d.t"), null,
+        io.gridway.core.config.ByteSize.ofMebibytes(16), 3, io.gridway.core.config.ByteSize.ofMebibytes(8));
+    assertThat(ahead.throttled()).isTrue();
+    assertThatThrownBy(() -> ConsumerConfig.builder("src").relay(RELAY.toString()).start("snapshot").snapshot(ahead)
+        .build()).hasMessageStartingWith("snapshot.readAhead: 3 chunks of snapshot.chunkBytes")
+        .hasMessageContaining("pull.bufferBytes");
+    assertThat(ConsumerConfig.builder("src").relay(RELAY.toString()).start("snapshot").snapshot(ahead)
+        .bufferBytes(48L << 20).build().snapshot().readAhead()).isEqualTo(3);
+    assertThat(ahead.withTables(java.util.List.of("d.u")).readAhead()).isEqualTo(3);
+  }
+
+  @Test
   void snapshotWithoutTablesLoadsWhatTheRelayCaptures() {
     ConsumerConfig starting = ConsumerConfig.builder("src").relay(RELAY.toString()).start("snapshot").build();
     assertThat(starting.startsWithSnapshot()).isTrue();

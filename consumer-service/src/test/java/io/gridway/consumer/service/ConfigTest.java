@@ -83,6 +83,13 @@ class ConfigTest {
     assertThat(parse(GOOD.replace("  partitions: [0, 1]\n",
         "  partitions: [0, 1]\n  start: snapshot\n  snapshot: {tables: [shop.orders]}\n")).consumer().onEvicted())
         .isEqualTo("snapshot");
+    ServiceConfig knobs = parse(GOOD.replace("  partitions: [0, 1]\n", "  partitions: [0, 1]\n  start: snapshot\n"
+        + "  snapshot: {tables: [shop.orders], chunkBytes: 4MiB, readAhead: 3, maxBytesPerSecond: 8MiB}\n"));
+    assertThat(knobs.consumer().snapshot().readAhead()).isEqualTo(3);
+    assertThat(knobs.consumer().snapshot().maxBytesPerSecond().bytes()).isEqualTo(8L << 20);
+    assertThatThrownBy(() -> parse(GOOD.replace("  partitions: [0, 1]\n", "  partitions: [0, 1]\n  start: snapshot\n"
+        + "  snapshot: {tables: [shop.orders], chunkBytes: 8MiB, readAhead: 3}\n")))
+        .hasMessageContaining("snapshot.readAhead: 3 chunks of snapshot.chunkBytes").hasMessageContaining("16MiB");
     assertThat(snapshot.consumer().onEvicted()).isEqualTo("snapshot");
     assertThat(parse(GOOD).consumer().onEvicted()).isEqualTo("stop");
     assertThat(parse(GOOD.replace("mode: stream", "mode: long-poll").replace("  partitions: [0, 1]\n",
