@@ -39,7 +39,7 @@ import java.util.List;
  * @param onEvicted what a partition does when every relay replica has evicted the windows after its checkpoint
  *     (docs/bootstrap.md §5.2): {@code snapshot} re-seeds it (the stream moves to the relay's newest SCN and the
  *     {@code snapshot.tables} are loaded again), {@code stop} fails the partition with one ERROR line. Default:
- *     {@code snapshot} when the config has a {@code snapshot} section (and long-poll mode), else {@code stop} — eviction
+ *     {@code snapshot} when the config has a {@code snapshot} section (either pull mode), else {@code stop} — eviction
  *     never heals by waiting
  */
 public record ConsumerConfig(
@@ -119,18 +119,15 @@ public record ConsumerConfig(
     if (snapshot == null && (start.equals("snapshot") || "snapshot".equals(onEvicted))) {
       snapshot = new Snapshot(null, null, null); // every table the relay's fetcher captures, default chunk sizes
     }
-    if (start.equals("snapshot") && pull.mode() != Mode.LONG_POLL) {
-      throw new IllegalArgumentException("start: snapshot needs pull.mode: long-poll (a chunk is placed between two"
-          + " long-polls; stream mode is not supported with snapshot yet)");
-    }
-    boolean canReseed = snapshot != null && pull.mode() == Mode.LONG_POLL;
-    onEvicted = onEvicted == null ? (canReseed ? "snapshot" : "stop") : onEvicted;
+    onEvicted = onEvicted == null ? (snapshot != null ? "snapshot" : "stop") : onEvicted;
     if (!onEvicted.equals("snapshot") && !onEvicted.equals("stop")) {
       throw new IllegalArgumentException("onEvicted: must be snapshot or stop, not '" + onEvicted + "'");
     }
-    if (onEvicted.equals("snapshot") && !canReseed) {
-      throw new IllegalArgumentException("onEvicted: snapshot needs pull.mode: long-poll (stream mode is not supported"
-          + " with snapshot yet); or set onEvicted: stop");
+    if (snapshot != null && snapshot.readAhead() > 1
+        && snapshot.readAhead() * snapshot.chunkBytes().bytes() > pull.bufferBytes().bytes()) {
+      throw new IllegalArgumentException("snapshot.readAhead: " + snapshot.readAhead() + " chunks of snapshot.chunkBytes "
+          + snapshot.chunkBytes() + " wait in the partition buffer, which pull.bufferBytes makes " + pull.bufferBytes()
+          + ": lower readAhead or chunkBytes, or raise pull.bufferBytes");
     }
     if (start.startsWith("scn:")) {
       try {
@@ -179,8 +176,31 @@ public record ConsumerConfig(
    * @param chunkRows rows per chunk asked of the relay (default 2,000; 1..20,000)
    * @param chunkBytes bytes per chunk asked of the relay (default 4MiB; at most 64MiB); a chunk is asked only when
    *     the partition buffer has this much room, which bounds the consumer's memory
+   * @param readAhead chunks of a partition that may be read before the earlier ones are applied and their cursor is
+   *     durable (default 1; 1..8): with 2 the relay reads the next chunk while the target applies the last one. A
+   *     kill -9 repeats at most this many chunks per partition. Bounded in bytes: {@code readAhead × chunkBytes} must
+   *     fit {@code pull.bufferBytes}, where the chunks wait
+   * @param maxBytesPerSecond the load's rate limit over every partition this consumer process leads, in chunk bytes
+   *     received per second (absent or 0: unlimited); the relay's {@code snapshot.maxConcurrentChunks} and
+   *     {@code throttle} still cap every group's chunks together
    */
-  public record Snapshot(List<String> tables, Integer chunkRows, ByteSize chunkBytes) {
+  public record Snapshot(List<String> tables, Integer chunkRows, ByteSize chunkBytes, Integer readAhead,
+      ByteSize maxBytesPerSecond) {
+    /** A load of {@code tables} in chunks of the given sizes, one chunk ahead, unthrottled. */
+    public Snapshot(List<String> tables, Integer chunkRows, ByteSize chunkBytes) {
+      this(tables, chunkRows, chunkBytes, null, null);
+    }
+
+    /** The same knobs for another list of tables (the relay's, or an operator's request). */
+    public Snapshot withTables(List<String> list) {
+      return new Snapshot(list, chunkRows, chunkBytes, readAhead, maxBytesPerSecond);
+    }
+
+    /** Whether the load is rate-limited ({@code maxBytesPerSecond}). */
+    public boolean throttled() {
+      return maxBytesPerSecond.bytes() > 0;
+    }
+
     public Snapshot {
       tables = tables == null ? List.of() : List.copyOf(tables);
       for (String t : tables) {
@@ -198,6 +218,14 @@ public record ConsumerConfig(
       chunkBytes = chunkBytes == null ? ByteSize.ofMebibytes(4) : chunkBytes;
       if (chunkBytes.bytes() < 1 || chunkBytes.bytes() > 64L << 20) {
         throw new IllegalArgumentException("snapshot.chunkBytes: 1B..64MiB, not " + chunkBytes);
+      }
+      readAhead = readAhead == null ? 1 : readAhead;
+      if (readAhead < 1 || readAhead > 8) {
+        throw new IllegalArgumentException("snapshot.readAhead: 1..8 chunks per partition, not " + readAhead);
+      }
+      maxBytesPerSecond = maxBytesPerSecond == null ? new ByteSize(0) : maxBytesPerSecond;
+      if (maxBytesPerSecond.bytes() < 0) {
+        throw new IllegalArgumentException("snapshot.maxBytesPerSecond: 0 (unlimited) or more, not " + maxBytesPerSecond);
       }
     }
   }

@@ -66,7 +66,8 @@ public final class GridwayConsumer implements AutoCloseable {
     }
     this.relays = b.relays != null ? b.relays : RelayEndpoints.fixed(config.relays());
     relays.onChange(() -> running.values().forEach(PartitionRunner::relaysChanged));
-    this.pullers = new PullerResources(b.ioThreads, b.random, b.access != null ? b.access : RelayAccess.of(config));
+    this.pullers = new PullerResources(b.ioThreads, b.random, b.access != null ? b.access : RelayAccess.of(config),
+        SnapshotThrottle.of(config.snapshot()));
     this.checkpointExecutor = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "gridway-checkpoints");
       t.setDaemon(true);
@@ -164,17 +165,14 @@ public final class GridwayConsumer implements AutoCloseable {
   /**
    * As {@link #leadPartition(int, long)}, with an on-demand snapshot to carry out (or go on with): its cursor is the one
    * the store holds (a cursor of no table of {@code order}, such as the one an operator's request leaves, starts at the
-   * first chunk). Needs a store that keeps the cursor and long-poll mode.
+   * first chunk). Needs a store that keeps the cursor.
    *
-   * @throws IllegalArgumentException when the store cannot keep the cursor or the pull mode is stream
+   * @throws IllegalArgumentException when the store cannot keep the cursor
    */
   public void leadPartition(int partition, long generation, SnapshotOrder order) {
     if (!shared.store().keepsSnapshotCursor()) {
       throw new IllegalArgumentException("an on-demand snapshot needs a checkpoint store that keeps the snapshot cursor"
           + " with the SCN (the target's JDBC store or a file), not " + shared.store().getClass().getSimpleName());
-    }
-    if (config.pull().mode() != ConsumerConfig.Mode.LONG_POLL) {
-      throw new IllegalArgumentException("an on-demand snapshot needs pull.mode: long-poll");
     }
     start(partition, null, generation, Objects.requireNonNull(order, "order"));
   }

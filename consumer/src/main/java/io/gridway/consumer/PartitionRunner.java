@@ -108,7 +108,7 @@ final class PartitionRunner {
       ConsumerConfig.Snapshot sizes = config.snapshot() != null ? config.snapshot() : new ConsumerConfig.Snapshot(null, null, null);
       loading = order.tables().isEmpty()
           ? (tablesToLoad != null && !tablesToLoad.tables().isEmpty() ? tablesToLoad : resolveTables(shared, sizes, partition))
-          : new ConsumerConfig.Snapshot(order.tables(), sizes.chunkRows(), sizes.chunkBytes());
+          : sizes.withTables(order.tables());
       Checkpoint whole = stored.stream().filter(Checkpoint::isWhole).findFirst().orElse(null);
       String cursor = whole == null ? null : whole.snapshot();
       if (whole == null && startScn == null && config.startsWithSnapshot()) {

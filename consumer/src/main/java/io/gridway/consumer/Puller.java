@@ -66,6 +66,16 @@ final class Puller {
   private final Eviction eviction;
   /** A chunk request is out, or a chunk waits for room in the buffer: no events request is out meanwhile. */
   private boolean snapshotTurn;
+  /**
+   * Stream mode: a chunk request is out, so the stream's windows wait (refused by the sink, the socket not read) until
+   * its answer says where the chunk goes; no window above its H can be placed before it.
+   */
+  private boolean chunkOut;
+  /** The newest heartbeat refused while a chunk was out: offered once its answer is in (it may go after the chunk). */
+  private WindowData refusedHeartbeat;
+  private final StreamSink sink = new StreamSink();
+  /** Stream mode with a load: asks chunks and places held ones between the stream's reads (on the loop). */
+  private ScheduledFuture<?> snapshotTick;
   private boolean snapshotLoaded;
 
   /**
@@ -112,8 +122,7 @@ final class Puller {
     this.metrics = metrics;
     this.backoff = new Backoff(target.pull().backoff(), target.pull().backoff().multipliedBy(20),
         resources.random()::nextDouble);
-    this.stream = new FrameStream(target.partition(), target.since(), resources.schemas(), new StreamSink(),
-        resources.allocator());
+    this.stream = new FrameStream(target.partition(), target.since(), resources.schemas(), sink, resources.allocator());
   }
 
   void start() {
@@ -127,6 +136,9 @@ final class Puller {
       stopped = true;
       if (reconnect != null) {
         reconnect.cancel(false);
+      }
+      if (snapshotTick != null) {
+        snapshotTick.cancel(false);
       }
       Channel c = channel;
       channel = null;
@@ -216,12 +228,16 @@ final class Puller {
     responseEnded = false;
     snapshotTurn = false;
     long waitMs = target.pull().waitTime().toMillis();
-    if (feeder != null && feeder.cancelRequested()) {
-      // an operator's cancel: no chunk is out now (a cancel waits for the answer of one); a held one is dropped
-      LOG.info("partition {}: snapshot cancelled while loading {} ({} chunks read in this run); changes go on",
-          target.partition(), feeder.table(), feeder.chunksRead());
-      feeder.cancel();
-      snapshotLoaded = true;
+    cancelIfRequested();
+    if (streaming()) {
+      if (feeder != null && feeder.active()) {
+        // a held chunk is placed at the first heartbeat past its H: on a quiet partition the stream's heartbeats set the
+        // pace of the load, so they come as often as a loading long-poll asks (see STREAM_LOAD_HEARTBEAT_MS)
+        waitMs = Math.min(waitMs, STREAM_LOAD_HEARTBEAT_MS);
+        startSnapshotTick();
+      }
+      c.writeAndFlush(EventsRequest.create(relay(), target, stream.lastScn(), waitMs, resources.access().authorization()));
+      return;
     }
     if (feeder != null && feeder.active()) {
       if (feeder.holds() && feeder.streamPassedHigh(stream.lastScn()) && !placeChunk()) {
@@ -247,9 +263,82 @@ final class Puller {
     c.writeAndFlush(EventsRequest.create(relay(), target, stream.lastScn(), waitMs, resources.access().authorization()));
   }
 
-  /** The change stream pauses while a chunk request is out, so that no window after the chunk's H can overtake it. */
+  /** An operator's cancel: no chunk is out now (a cancel waits for the answer of one); a held one is dropped. */
+  private void cancelIfRequested() {
+    if (feeder != null && feeder.cancelRequested()) {
+      LOG.info("partition {}: snapshot cancelled while loading {} ({} chunks read in this run); changes go on",
+          target.partition(), feeder.table(), feeder.chunksRead());
+      feeder.cancel();
+      snapshotLoaded = true;
+    }
+  }
+
+  private boolean streaming() {
+    return target.pull().mode() == ConsumerConfig.Mode.STREAM;
+  }
+
+  /**
+   * Stream mode's heartbeat interval while a partition loads (ms): the relay sends one when the stream has been idle
+   * this long. A held chunk waits for the first window above it or heartbeat past its H, so on a partition without
+   * changes each chunk waits up to one interval; 100 ms is what a loading long-poll waits too. A heartbeat is a few
+   * dozen bytes. The interval stays until the next connection (a finished load does not reconnect to lengthen it).
+   */
+  static final long STREAM_LOAD_HEARTBEAT_MS = 100;
+
+  /** Stream mode: how often the loop looks whether a chunk can be asked or a held one placed (ms). */
+  private static final long STREAM_SNAPSHOT_TICK_MS = 20;
+
+  private void startSnapshotTick() {
+    if (snapshotTick == null) {
+      snapshotTick = loop.scheduleWithFixedDelay(this::snapshotStep, STREAM_SNAPSHOT_TICK_MS, STREAM_SNAPSHOT_TICK_MS,
+          TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /**
+   * Stream mode's counterpart of what long-poll does between two requests: place a held chunk once the stream has
+   * passed its H, else ask the next chunk when the feeder wants one. Not while the stream is paused: a paused stream
+   * goes on when the buffer has room, and a chunk asked meanwhile would take that room.
+   */
+  private void snapshotStep() {
+    Channel c = channel;
+    if (stopped || feeder == null || !feeder.active()) {
+      if (snapshotTick != null) { // loaded or cancelled; a re-seed's new feeder starts it again with its stream
+        snapshotTick.cancel(false);
+        snapshotTick = null;
+      }
+      return;
+    }
+    if (c == null || !c.isActive() || chunkOut) {
+      return;
+    }
+    cancelIfRequested();
+    if (!feeder.active()) {
+      return;
+    }
+    if (feeder.holds()) {
+      if (passedHigh()) {
+        placeChunk(); // no room: the next tick, or the stream's next window above it, tries again
+      }
+      return;
+    }
+    boolean positioned = !target.opens(stream.lastScn());
+    if (positioned && !paused && !stream.isPaused() && feeder.wantsChunk(buffer.heldBytes(), buffer.capacity())) {
+      askChunk(c);
+    }
+  }
+
+  /**
+   * The change stream pauses while a chunk request is out, so that no window after the chunk's H can overtake it:
+   * long-poll sends no events request meanwhile; stream mode stops reading the socket and offering windows (TCP then
+   * holds the relay's stream back, whose writer copies only while the connection is writable: relay EventStream).
+   */
   private void askChunk(Channel c) {
     snapshotTurn = true;
+    if (streaming()) {
+      chunkOut = true;
+      c.config().setAutoRead(false);
+    }
     SnapshotFeeder asker = feeder;
     asker.ask(relay(), stream.lastScn()).whenComplete((answer, failure) -> loop.execute(() -> {
       if (answer instanceof SnapshotFeeder.Chunk) {
@@ -275,8 +364,45 @@ final class Puller {
       }
       feeder.answered(a, stream.lastScn(), backoff);
       reportLoaded();
-      sendRequest(c);
+      if (streaming()) {
+        streamChunkAnswered(c);
+      } else {
+        sendRequest(c);
+      }
     }));
+  }
+
+  /**
+   * Stream mode: the chunk's answer is in, so the stream's windows may flow again; the held chunk goes before the first
+   * one above its SCN (the sink), or now when the stream has already passed its H.
+   */
+  private void streamChunkAnswered(Channel c) {
+    chunkOut = false;
+    snapshotTurn = false;
+    WindowData beat = refusedHeartbeat;
+    refusedHeartbeat = null;
+    if (beat != null) {
+      // it came before any window the stream holds back; the sink places a held chunk first when the beat is past its H
+      sink.offer(beat);
+      buffer.publish();
+    }
+    if (feeder.holds() && passedHigh()) {
+      placeChunk(); // no room: placed by the tick or before the stream's next window, which waits for it
+    }
+    if (paused) {
+      resume(c);
+    } else {
+      c.config().setAutoRead(true);
+    }
+  }
+
+  /**
+   * Stream mode: whether every window up to the held chunk's H is in the buffer. The stream's newest SCN says so only
+   * while it is not paused: a paused stream's newest SCN is the window it holds back (the buffer was full, or a chunk
+   * was out), which may be the window at H itself; resuming offers it, and the sink places the chunk after it.
+   */
+  private boolean passedHigh() {
+    return !stream.isPaused() && feeder.streamPassedHigh(stream.lastScn());
   }
 
   /** Offers the held chunk to the buffer; false when it has no room yet. */
@@ -452,7 +578,7 @@ final class Puller {
   }
 
   void idle(Channel c) {
-    if (!paused && !snapshotTurn) {
+    if (!paused && !snapshotTurn && !chunkOut) {
       failed(c, "no data from " + relay() + " for " + target.pull().idleTimeout().toMillis() + " ms", null);
     }
   }
@@ -482,6 +608,8 @@ final class Puller {
   private void retryElsewhere(Channel c, String reason, boolean countFailure) {
     channel = null;
     paused = false;
+    chunkOut = false; // a chunk out for this connection is dropped when it answers (abandon): the next stream goes on
+    refusedHeartbeat = null;
     c.close();
     stream.reset();
     failures++;
@@ -500,11 +628,13 @@ final class Puller {
   private void pause(Channel c) {
     paused = true;
     c.config().setAutoRead(false);
-    buffer.onSpace(heldBytes(), () -> loop.execute(() -> resume(c)));
+    if (!chunkOut) { // else the chunk's answer resumes the stream (streamChunkAnswered)
+      buffer.onSpace(heldBytes(), () -> loop.execute(() -> resume(c)));
+    }
   }
 
   private void resume(Channel c) {
-    if (c != channel || stopped || !paused) {
+    if (c != channel || stopped || !paused || chunkOut) {
       return;
     }
     try {
@@ -550,6 +680,15 @@ final class Puller {
   private final class StreamSink implements FrameStream.Sink {
     @Override
     public boolean offer(WindowData window) {
+      if (chunkOut) {
+        // stream mode, a chunk is out: nothing passes until its answer says where the chunk goes (a heartbeat past the
+        // chunk's SCN would put the buffer's position ahead of it). A window is held by the frame stream and offered
+        // again on resume; the newest heartbeat is kept here and offered when the answer is in
+        if (window.isHeartbeat()) {
+          refusedHeartbeat = window;
+        }
+        return false;
+      }
       if (feeder != null && feeder.holds()) {
         // the held chunk goes right after H: before the first window above its SCN, or with a heartbeat past H
         long scn = window.scn();
@@ -571,6 +710,10 @@ final class Puller {
       }
       failures = 0;
       warned.clear();
+      if (streaming() && feeder != null && feeder.holds() && feeder.streamPassedHigh(window.scn())) {
+        // the window at H itself (no commit lies in (H, H + 63]): every window up to H is in, the chunk goes next
+        placeChunk(); // no room: placed by the tick or before the next window
+      }
       return true;
     }
 

@@ -40,8 +40,15 @@ final class PullerResources implements AutoCloseable {
   private final Random random;
   private final RelayAccess access;
   private java.net.http.HttpClient snapshotClient;
+  private final SnapshotThrottle snapshotThrottle;
 
   PullerResources(int threads, Random random, RelayAccess access) {
+    this(threads, random, access, SnapshotThrottle.NONE);
+  }
+
+  /** @param snapshotThrottle the consumer's {@code snapshot.maxBytesPerSecond}, shared by its partitions' loads */
+  PullerResources(int threads, Random random, RelayAccess access, SnapshotThrottle snapshotThrottle) {
+    this.snapshotThrottle = snapshotThrottle;
     this.access = access;
     this.group = new MultiThreadIoEventLoopGroup(threads, NioIoHandler.newFactory());
     // Small arenas and 1 MiB chunks: a consumer holds little more than one partial window per connection here.
@@ -60,6 +67,10 @@ final class PullerResources implements AutoCloseable {
       snapshotClient = builder.build();
     }
     return snapshotClient;
+  }
+
+  SnapshotThrottle snapshotThrottle() {
+    return snapshotThrottle;
   }
 
   EventLoopGroup group() {

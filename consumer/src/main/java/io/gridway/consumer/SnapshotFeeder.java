@@ -53,6 +53,8 @@ final class SnapshotFeeder {
   private final HttpClient http;
   /** The relay token's header value, or null. */
   private final String authorization;
+  /** The consumer's {@code maxBytesPerSecond}, shared by its partitions. */
+  private final SnapshotThrottle throttle;
   private SnapshotCursor cursor;
   private volatile boolean asking; // volatile: standsPaused() is read for status from other threads
   private volatile Chunk held;
@@ -86,6 +88,7 @@ final class SnapshotFeeder {
     this.alloc = resources.allocator();
     this.http = resources.snapshotClient();
     this.authorization = resources.access().authorization();
+    this.throttle = resources.snapshotThrottle();
   }
 
   /** Whether chunks are still to be read or placed. */
@@ -98,13 +101,15 @@ final class SnapshotFeeder {
   }
 
   /**
-   * Whether the next chunk should be asked now: none out or held, the previous one applied and its cursor durable (so a
-   * kill -9 repeats at most one chunk of the partition), and room for a whole chunk in the buffer.
+   * Whether the next chunk should be asked now: none out or held, fewer than {@code snapshot.readAhead} earlier chunks
+   * whose cursor is not durable yet (so a kill -9 repeats at most that many chunks of the partition; with the default
+   * 1, the previous chunk is applied and its cursor durable), room for a whole chunk in the buffer, and the consumer's
+   * {@code maxBytesPerSecond} paid for.
    */
   boolean wantsChunk(long bufferHeld, long bufferCapacity) {
     return !asking && held == null && !cursor.isDone(config.tables()) && System.nanoTime() - notBeforeNanos >= 0
-        && !paused() && progress.settled()
-        && (bufferHeld == 0 || bufferHeld + config.chunkBytes().bytes() <= bufferCapacity);
+        && !paused() && progress.unsettledChunks() < config.readAhead()
+        && (bufferHeld == 0 || bufferHeld + config.chunkBytes().bytes() <= bufferCapacity) && throttle.ready();
   }
 
   /** An operator paused the load: no chunk is asked until resumed. */
@@ -162,6 +167,7 @@ final class SnapshotFeeder {
 
   private Answer answer(String table, SnapshotCursor at, URI relay, HttpResponse<byte[]> response) {
     int status = response.statusCode();
+    throttle.charge(response.body().length);
     if (status != 200) {
       String detail = "snapshot chunk of " + table + ": relay " + relay + " answered " + status + " "
           + new String(response.body(), 0, Math.min(response.body().length, 500), StandardCharsets.UTF_8);

@@ -55,6 +55,8 @@ final class SnapshotProgress {
   private long recordedRows;
   private long coveredChunks;
   private long coveredRows;
+  /** Chunks recorded up to the newest cursor stored (counts as {@link #recordedChunks} does). */
+  private long storedChunks;
 
   /** @param stored the cursor of the stored checkpoint the partition resumes from (null when it starts afresh) */
   SnapshotProgress(String stored) {
@@ -92,6 +94,9 @@ final class SnapshotProgress {
     Runnable done;
     synchronized (this) {
       stored = cursor;
+      if (java.util.Objects.equals(cursor, covered)) {
+        storedChunks = coveredChunks; // an older cursor stored late counts nothing: never fewer unsettled than there are
+      }
       done = io.gridway.core.checkpoint.Checkpoint.SNAPSHOT_DONE.equals(cursor) ? loaded : null;
       if (done != null) {
         loaded = null;
@@ -108,6 +113,14 @@ final class SnapshotProgress {
    */
   synchronized boolean settled() {
     return steps.isEmpty() && java.util.Objects.equals(stored, covered);
+  }
+
+  /**
+   * Chunks recorded whose cursor is not durable yet (placed in the buffer, being applied, or applied and waiting for
+   * the checkpoint write): what a kill -9 now would make the partition read again. {@code snapshot.readAhead} bounds it.
+   */
+  synchronized long unsettledChunks() {
+    return steps.isEmpty() && java.util.Objects.equals(stored, covered) ? 0 : Math.max(1, recordedChunks - storedChunks);
   }
 
   /** Whether a checkpoint at {@code scn} would store a cursor newer than the one stored, even at an SCN already written. */
@@ -159,7 +172,7 @@ final class SnapshotProgress {
   synchronized void restart(String cursor) {
     steps.clear();
     covered = cursor;
-    recordedChunks = recordedRows = coveredChunks = coveredRows = 0;
+    recordedChunks = recordedRows = coveredChunks = coveredRows = storedChunks = 0;
     tallies.clear();
     tableStartMillis = clock.millis();
   }

@@ -70,7 +70,7 @@ final class SnapshotTables {
       LOG.info("snapshot.tables not listed: loading the {} tables source {} captures, {}", resolved.size(), source,
           resolved);
     }
-    return new ConsumerConfig.Snapshot(resolved, configured.chunkRows(), configured.chunkBytes());
+    return configured.withTables(resolved);
   }
 
   private List<String> ask(int partition) throws InterruptedException {

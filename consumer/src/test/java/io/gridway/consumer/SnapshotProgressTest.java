@@ -31,6 +31,30 @@ class SnapshotProgressTest {
   }
 
   @Test
+  void unsettledChunksCountWhatAKillWouldReadAgainUntilTheirCursorIsDurable() {
+    SnapshotProgress progress = new SnapshotProgress("db.a\n[5]");
+    assertThat(progress.unsettledChunks()).isZero();
+    progress.record(100, "db.a\n[10]", 7);
+    assertThat(progress.unsettledChunks()).isEqualTo(1); // placed, not applied
+    progress.record(200, "db.a\n[20]", 3);
+    assertThat(progress.unsettledChunks()).isEqualTo(2);
+    assertThat(progress.cursorAt(150)).isEqualTo("db.a\n[10]");
+    assertThat(progress.unsettledChunks()).isEqualTo(2); // covered by a write that is not durable yet
+    assertThat(progress.cursorAt(250)).isEqualTo("db.a\n[20]");
+    progress.stored("db.a\n[10]"); // the older write lands after the newer one covered more: counted as nothing
+    assertThat(progress.unsettledChunks()).isEqualTo(2);
+    progress.stored("db.a\n[20]");
+    assertThat(progress.unsettledChunks()).isZero();
+    assertThat(progress.settled()).isTrue();
+    progress.record(300, "db.a\n[30]", 1);
+    assertThat(progress.cursorAt(300)).isEqualTo("db.a\n[30]");
+    progress.stored("db.a\n[30]");
+    assertThat(progress.unsettledChunks()).isZero();
+    progress.restart(null); // a re-seed: its first cursor is not durable until written
+    assertThat(progress.unsettledChunks()).isEqualTo(1);
+  }
+
+  @Test
   void anOnDemandLoadIsReportedLoadedOnceTheFinishedCursorIsDurableAndOnlyOnce() {
     java.util.concurrent.atomic.AtomicInteger loaded = new java.util.concurrent.atomic.AtomicInteger();
     // the request's taker stored a cursor of no table: the load starts at the first chunk of whatever list it has

@@ -62,15 +62,37 @@ class StartPositionTest {
         .hasMessageStartingWith("start: must be earliest, latest, snapshot, scn:N or time:T");
     assertThatThrownBy(() -> ConsumerConfig.builder("src").relay(RELAY.toString()).start("time:yesterday")
         .build()).hasMessageStartingWith("start: time:T needs an ISO-8601 instant").hasMessageContaining("'time:yesterday'");
-    assertThatThrownBy(() -> ConsumerConfig.builder("src").relay(RELAY.toString()).start("snapshot")
+    // stream mode loads too: the stream stops reading while a chunk request is out (Puller)
+    assertThat(ConsumerConfig.builder("src").relay(RELAY.toString()).start("snapshot")
         .snapshot(new ConsumerConfig.Snapshot(java.util.List.of("db.t"), null, null)).mode(ConsumerConfig.Mode.STREAM)
-        .build()).hasMessageContaining("pull.mode: long-poll");
+        .build().startsWithSnapshot()).isTrue();
     assertThatThrownBy(() -> new ConsumerConfig.Snapshot(java.util.List.of("nodot"), null, null))
         .hasMessageContaining("snapshot.tables: 'nodot' is not db.table");
     assertThatThrownBy(() -> new ConsumerConfig.Snapshot(java.util.List.of("d.t"), 0, null))
         .hasMessageContaining("snapshot.chunkRows");
     assertThatThrownBy(() -> ConsumerConfig.builder("src").relay(RELAY.toString()).start("scn:-3").build())
         .hasMessageContaining("unsigned decimal SCN");
+  }
+
+  @Test
+  void theLoadsKnobsAreCheckedAtLoadNamingTheKey() {
+    ConsumerConfig.Snapshot defaults = new ConsumerConfig.Snapshot(java.util.List.of("d.t"), null, null);
+    assertThat(defaults.readAhead()).isEqualTo(1);
+    assertThat(defaults.throttled()).isFalse();
+    assertThatThrownBy(() -> new ConsumerConfig.Snapshot(java.util.List.of("d.t"), null, null, 0, null))
+        .hasMessageStartingWith("snapshot.readAhead: 1..8");
+    assertThatThrownBy(() -> new ConsumerConfig.Snapshot(java.util.List.of("d.t"), null, null, 9, null))
+        .hasMessageStartingWith("snapshot.readAhead: 1..8");
+    // bounded in bytes: the chunks read ahead wait in the partition buffer
+    ConsumerConfig.Snapshot ahead = new ConsumerConfig.Snapshot(java.util.List.of("d.t"), null,
+        io.gridway.core.config.ByteSize.ofMebibytes(16), 3, io.gridway.core.config.ByteSize.ofMebibytes(8));
+    assertThat(ahead.throttled()).isTrue();
+    assertThatThrownBy(() -> ConsumerConfig.builder("src").relay(RELAY.toString()).start("snapshot").snapshot(ahead)
+        .build()).hasMessageStartingWith("snapshot.readAhead: 3 chunks of snapshot.chunkBytes")
+        .hasMessageContaining("pull.bufferBytes");
+    assertThat(ConsumerConfig.builder("src").relay(RELAY.toString()).start("snapshot").snapshot(ahead)
+        .bufferBytes(48L << 20).build().snapshot().readAhead()).isEqualTo(3);
+    assertThat(ahead.withTables(java.util.List.of("d.u")).readAhead()).isEqualTo(3);
   }
 
   @Test
@@ -95,14 +117,11 @@ class StartPositionTest {
     assertThat(reseeding.onEvicted()).isEqualTo("snapshot"); // start: earliest, re-seeded when evicted
     assertThat(reseeding.reseedsOnEviction()).isTrue();
     assertThat(ConsumerConfig.builder("src").relay(RELAY.toString()).snapshot(tables).mode(ConsumerConfig.Mode.STREAM)
-        .build().onEvicted()).isEqualTo("stop");
+        .build().onEvicted()).isEqualTo("snapshot");
     assertThat(ConsumerConfig.builder("src").relay(RELAY.toString()).snapshot(tables).onEvicted("stop").build()
         .reseedsOnEviction()).isFalse();
     assertThatThrownBy(() -> ConsumerConfig.builder("src").relay(RELAY.toString()).onEvicted("wait").build())
         .hasMessageStartingWith("onEvicted: must be snapshot or stop");
-    assertThatThrownBy(() -> ConsumerConfig.builder("src").relay(RELAY.toString()).snapshot(tables)
-        .mode(ConsumerConfig.Mode.STREAM).onEvicted("snapshot").build())
-        .hasMessageStartingWith("onEvicted: snapshot needs pull.mode: long-poll");
     // a re-seed interrupted by a kill must resume from its cursor: a store that cannot keep it is refused
     assertThatThrownBy(() -> GridwayConsumer.builder(reseeding).checkpointStore(new RecordingStore())
         .handler(batch -> { }).build()).hasMessageContaining("onEvicted: snapshot needs a checkpoint store")

@@ -14,7 +14,8 @@ import picocli.CommandLine.Option;
 @Command(name = "snapshot", mixinStandardHelpOptions = true,
     description = "start: snapshot of the loaded tables into PostgreSQL and MariaDB, beside COPY and mariadb-dump | mariadb.",
     footerHeading = "%nExamples:%n",
-    footer = {"  gridway perf snapshot --quick", "  gridway perf snapshot --targets postgres,mariadb --repeat 3"})
+    footer = {"  gridway perf snapshot --quick", "  gridway perf snapshot --targets postgres,mariadb --repeat 3",
+        "  gridway perf snapshot --read-ahead 1,2,4"})
 final class SnapshotCommand implements Callable<Integer> {
   @Mixin PerfOptions options;
   @Mixin GridOptions grid;
@@ -22,6 +23,10 @@ final class SnapshotCommand implements Callable<Integer> {
   @Option(names = "--targets", split = ",", defaultValue = "postgres,mariadb",
       description = "targets: postgres and/or mariadb (default ${DEFAULT-VALUE})")
   List<String> targets;
+
+  @Option(names = "--read-ahead", split = ",", defaultValue = "1",
+      description = "the group's snapshot.readAhead, one snapshot run per value after each limit (default ${DEFAULT-VALUE})")
+  List<Integer> readAhead;
 
   @Override
   public Integer call() throws Exception {
@@ -31,10 +36,16 @@ final class SnapshotCommand implements Callable<Integer> {
         throw new IllegalArgumentException("--targets: postgres or mariadb, not '" + t + "'");
       }
     }
-    return Session.run(options, grid, "gridway perf snapshot --targets " + String.join(",", targets),
+    for (int r : readAhead) {
+      if (r < 1 || r > 8) {
+        throw new IllegalArgumentException("--read-ahead: 1..8, not " + r);
+      }
+    }
+    return Session.run(options, grid, "gridway perf snapshot --targets " + String.join(",", targets) + " --read-ahead "
+            + String.join(",", readAhead.stream().map(String::valueOf).toList()),
         (context, report) -> {
           for (int repetition = 1; repetition <= options.repeat; repetition++) {
-            SnapshotStage.measure(context, targets, report);
+            SnapshotStage.measure(context, targets, readAhead, report);
           }
           report.note(SnapshotStage.NOTE);
         });

@@ -39,13 +39,20 @@ final class SnapshotStage {
   }
 
   static void measure(RunContext context, List<String> targets, Report report) throws Exception {
+    measure(context, targets, List.of(1), report);
+  }
+
+  /** As above, one snapshot run per {@code readAhead} value (the group's {@code snapshot.readAhead}) after each limit. */
+  static void measure(RunContext context, List<String> targets, List<Integer> readAhead, Report report) throws Exception {
     SnapshotStage stage = new SnapshotStage(context);
     for (String kind : targets) {
       try (JdbcTarget target = JdbcTarget.start(kind, context.db().database(), context.workload())) {
         RunResult limit = Session.attempt(context, "limit-snapshot", () -> stage.limit(target));
         report.add(limit);
-        target.reset();
-        Session.addWithRatio(report, Session.attempt(context, "snapshot", () -> stage.snapshot(target)), limit);
+        for (int ahead : readAhead) {
+          target.reset();
+          Session.addWithRatio(report, Session.attempt(context, "snapshot", () -> stage.snapshot(target, ahead)), limit);
+        }
       }
     }
   }
@@ -112,14 +119,14 @@ final class SnapshotStage {
   }
 
   /** A new group's {@code start: snapshot} of every table through one relay started after the load. */
-  RunResult snapshot(JdbcTarget target) throws Exception {
+  RunResult snapshot(JdbcTarget target, int readAhead) throws Exception {
     Workload w = context.workload();
-    String name = "snapshot-" + target.kind();
-    String config = "1 relay, 1 consumer, start: snapshot, JDBC applier to " + target.kind();
+    String name = "snapshot-" + target.kind() + "-ahead" + readAhead;
+    String config = "1 relay, 1 consumer, start: snapshot, readAhead " + readAhead + ", JDBC applier to " + target.kind();
     try (RelayFleet relay = RelayFleet.start(context.db(), w, context.loaded().end(), context.dir(), name + "-relay",
         new RelayFleet.Spec(1, 1, context.relayHeap()))) {
       Path yaml = context.dir().resolve(name + "-consumer.yaml");
-      Files.writeString(yaml, consumerYaml(relay.addresses().get(0), target));
+      Files.writeString(yaml, consumerYaml(relay.addresses().get(0), target, readAhead));
       Path log = context.dir().resolve(name + "-consumer.log");
       Process consumer = Jvm.start(context.consumerHeap(), "io.gridway.consumer.service.ConsumerMain",
           List.of("--config", yaml.toString()));
@@ -151,7 +158,7 @@ final class SnapshotStage {
     }
   }
 
-  private String consumerYaml(URI relay, JdbcTarget target) {
+  private String consumerYaml(URI relay, JdbcTarget target, int readAhead) {
     List<String> tables = new ArrayList<>();
     for (int t = 0; t < context.workload().tables(); t++) {
       tables.add(context.db().database() + "." + Workload.tableName(t));
@@ -163,10 +170,11 @@ final class SnapshotStage {
           relays: [%s]
           partitions: [0]
           start: snapshot
-          snapshot: {tables: [%s], chunkRows: %d, chunkBytes: 32MiB}
-          pull: {bufferBytes: 128MiB}
+          snapshot: {tables: [%s], chunkRows: %d, chunkBytes: 32MiB, readAhead: %d}
+          pull: {bufferBytes: %dMiB}
         http: {port: 0}
-        """.formatted(relay, String.join(", ", tables), CHUNK_ROWS) + target.applierYaml();
+        """.formatted(relay, String.join(", ", tables), CHUNK_ROWS, readAhead, Math.max(128, 32 * readAhead))
+        + target.applierYaml();
   }
 
   /** An owner-only option file for the MariaDB clients (no password on a command line). */

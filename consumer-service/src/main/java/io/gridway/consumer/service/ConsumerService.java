@@ -68,8 +68,7 @@ public final class ConsumerService implements AutoCloseable {
         : new ConsumerParticipant(config.cluster().zkConfig(), config.cluster().name(), config.cluster().instance(),
             config.cluster().endpoint(), Map.of(config.cluster().group(), new CheckpointResetOwner(config.cluster().group(),
                 // an operator's on-demand snapshot (gridway snapshot) is taken up after a reset, when a partition is led
-                new SnapshotRequestOwner(config.cluster().group(), consumer, snapshots, store,
-                    config.consumer().pull().mode() == io.gridway.consumer.ConsumerConfig.Mode.LONG_POLL, Clock.systemUTC()),
+                new SnapshotRequestOwner(config.cluster().group(), consumer, snapshots, store, Clock.systemUTC()),
                 resets, store, Clock.systemUTC())), store);
     this.progress = !config.isClustered() ? null
         : new ProgressPublisher(GroupProgress.open(config.cluster().zkConfig(), config.cluster().name()),

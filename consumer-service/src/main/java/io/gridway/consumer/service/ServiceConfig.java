@@ -19,6 +19,7 @@ import java.time.Duration;
  *   partitions: [0, 1, 2]
  *   start: snapshot    # partitions without a checkpoint: earliest (default), latest, scn:N, time:T or snapshot (docs/bootstrap.md)
  *   snapshot: {tables: [shop.orders, shop.lines], chunkRows: 2000, chunkBytes: 4MiB}   # what start: snapshot loads
+ *   #   readAhead: 2, maxBytesPerSecond: 8MiB   # chunks read ahead per partition; this process's load rate limit
  * checkpoints:
  *   dir: /var/lib/gridway/checkpoints
  * applier:             # an installed applier's section (type: may name it too): null (default), logging, jdbc, ...

@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * request is deleted once one is durable; a request found cancelled when the partition is led is carried out the same
  * way before the partition starts (so a restart never resumes a cancelled load).
  *
- * <p>A request this consumer cannot carry out (a checkpoint store that keeps no cursor, stream mode) is logged as an
+ * <p>A request this consumer cannot carry out (a checkpoint store that keeps no cursor) is logged as an
  * ERROR and dropped; the partition starts as usual.
  */
 final class SnapshotRequestOwner implements PartitionOwner {
@@ -47,18 +47,16 @@ final class SnapshotRequestOwner implements PartitionOwner {
   private final GridwayConsumer consumer;
   private final SnapshotRequests requests;
   private final CheckpointStore store;
-  private final boolean longPoll;
   private final Clock clock;
   /** The watch on each led partition's request (ZooKeeper's event thread and Helix's call threads). */
   private final java.util.Map<Integer, AutoCloseable> watches = new java.util.concurrent.ConcurrentHashMap<>();
 
   SnapshotRequestOwner(String group, GridwayConsumer consumer, SnapshotRequests requests, CheckpointStore store,
-      boolean longPoll, Clock clock) {
+      Clock clock) {
     this.group = Objects.requireNonNull(group, "group");
     this.consumer = Objects.requireNonNull(consumer, "consumer");
     this.requests = Objects.requireNonNull(requests, "requests");
     this.store = Objects.requireNonNull(store, "store");
-    this.longPoll = longPoll;
     this.clock = Objects.requireNonNull(clock, "clock");
   }
 
@@ -71,10 +69,10 @@ final class SnapshotRequestOwner implements PartitionOwner {
     }
     SnapshotRequests.Request request = pending.get();
     String tables = request.tables().isEmpty() ? "the group's tables" : request.tables().toString();
-    if (!store.keepsSnapshotCursor() || !longPoll) {
-      LOG.error("group {} partition {}: the snapshot of {} that {} asked for cannot be carried out: {}; dropped", group,
-          partition, tables, request.user(), !longPoll ? "it needs pull.mode: long-poll"
-              : "the checkpoint store (" + store.getClass().getSimpleName() + ") keeps no snapshot cursor");
+    if (!store.keepsSnapshotCursor()) {
+      LOG.error("group {} partition {}: the snapshot of {} that {} asked for cannot be carried out: the checkpoint store"
+          + " ({}) keeps no snapshot cursor; dropped", group, partition, tables, request.user(),
+          store.getClass().getSimpleName());
       requests.remove(group, partition);
       consumer.leadPartition(partition, generation);
       return;

@@ -79,9 +79,17 @@ class ConfigTest {
         "  partitions: [0, 1]\n  start: snapshot\n"));
     assertThat(everything.consumer().snapshot().tables()).isEmpty();
     assertThat(everything.consumer().onEvicted()).isEqualTo("snapshot");
-    assertThatThrownBy(() -> parse(GOOD.replace("  partitions: [0, 1]\n",
-        "  partitions: [0, 1]\n  start: snapshot\n  snapshot: {tables: [shop.orders]}\n")))
-        .hasMessageContaining("start: snapshot needs pull.mode: long-poll");
+    // stream mode loads too (docs/bootstrap.md §5.1, "Stream mode")
+    assertThat(parse(GOOD.replace("  partitions: [0, 1]\n",
+        "  partitions: [0, 1]\n  start: snapshot\n  snapshot: {tables: [shop.orders]}\n")).consumer().onEvicted())
+        .isEqualTo("snapshot");
+    ServiceConfig knobs = parse(GOOD.replace("  partitions: [0, 1]\n", "  partitions: [0, 1]\n  start: snapshot\n"
+        + "  snapshot: {tables: [shop.orders], chunkBytes: 4MiB, readAhead: 3, maxBytesPerSecond: 8MiB}\n"));
+    assertThat(knobs.consumer().snapshot().readAhead()).isEqualTo(3);
+    assertThat(knobs.consumer().snapshot().maxBytesPerSecond().bytes()).isEqualTo(8L << 20);
+    assertThatThrownBy(() -> parse(GOOD.replace("  partitions: [0, 1]\n", "  partitions: [0, 1]\n  start: snapshot\n"
+        + "  snapshot: {tables: [shop.orders], chunkBytes: 8MiB, readAhead: 3}\n")))
+        .hasMessageContaining("snapshot.readAhead: 3 chunks of snapshot.chunkBytes").hasMessageContaining("16MiB");
     assertThat(snapshot.consumer().onEvicted()).isEqualTo("snapshot");
     assertThat(parse(GOOD).consumer().onEvicted()).isEqualTo("stop");
     assertThat(parse(GOOD.replace("mode: stream", "mode: long-poll").replace("  partitions: [0, 1]\n",
