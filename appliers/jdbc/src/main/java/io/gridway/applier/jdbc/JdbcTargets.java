@@ -39,6 +39,11 @@ public final class JdbcTargets {
     c.setPoolName("gridway-jdbc-" + dialect.name());
     c.setConnectionTimeout(5_000);
     c.setInitializationFailTimeout(-1); // start even while the target is away; transactions retry
+    // Commit the session settings below (connectionInitSql) on their own. Otherwise, with auto-commit off, they share
+    // the connection's first transaction, and on PostgreSQL a rollback of that one (a batch attempt that failed or was
+    // stopped) undoes them: the session then had no idle transaction timeout and no keepalives, and a cut-off owner's
+    // locks on it stalled its successor for good (ConsumerHostPartitionIT under -Pchaos).
+    c.setIsolateInternalQueries(true);
     switch (dialect.name()) {
       case "mariadb" -> {
         // MySQL, which shares this dialect, has no such variable: the MariaDB-only comment keeps the statement valid there
