@@ -15,7 +15,9 @@ import java.time.Duration;
  * its late commit, would stall on those locks until it came back. The applier itself never idles inside a transaction.
  * A PostgreSQL session also probes a silent client with TCP keepalives (MariaDB ends a half-sent statement after its
  * {@code net_read_timeout}), and carries an {@code application_name} of its pool's own, by which a successor ends a
- * predecessor's session that a proxy keeps alive ({@link StaleSessionReaper}).
+ * predecessor's session that a proxy keeps alive ({@link StaleSessionReaper}). The consumer's side probes a silent
+ * server the same way on both ({@link KeepAliveSocketFactory}): a thread waiting for an answer that a partition lost
+ * would otherwise wait for good.
  */
 public final class JdbcTargets {
   private JdbcTargets() {}
@@ -52,10 +54,18 @@ public final class JdbcTargets {
         c.addDataSourceProperty("useBulkStmts", "true");
         c.addDataSourceProperty("cachePrepStmts", "true");
         c.addDataSourceProperty("useServerPrepStmts", "true");
+        // a connection whose server side is gone while this side waits for an answer (see KeepAliveSocketFactory)
+        c.addDataSourceProperty("tcpKeepAlive", "true");
+        c.addDataSourceProperty("tcpKeepIdle", Integer.toString(KeepAliveSocketFactory.IDLE_SECONDS));
+        c.addDataSourceProperty("tcpKeepInterval", Integer.toString(KeepAliveSocketFactory.INTERVAL_SECONDS));
+        c.addDataSourceProperty("tcpKeepCount", Integer.toString(KeepAliveSocketFactory.COUNT));
       }
       case "postgresql" -> {
         c.addDataSourceProperty("reWriteBatchedInserts", "true");
         c.addDataSourceProperty("prepareThreshold", "1");
+        // this side's probes: a thread waiting for an answer whose connection died with a partition is freed
+        c.addDataSourceProperty("tcpKeepAlive", "true");
+        c.addDataSourceProperty("socketFactory", KeepAliveSocketFactory.class.getName());
         // one name per pool: a successor tells another process's sessions from its own (StaleSessionReaper)
         c.addDataSourceProperty("ApplicationName", "gridway consumer " + java.util.UUID.randomUUID());
         // The server's side of a consumer cut off mid-batch (its host partitioned, no RST): a backend waiting for the
