@@ -3,6 +3,8 @@ package io.gridway.applier.jdbc;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * HikariCP pools set up per dialect: MariaDB sessions in UTC with a strict {@code sql_mode} that still accepts zero dates (so
@@ -20,6 +22,8 @@ import java.time.Duration;
  * would otherwise wait for good.
  */
 public final class JdbcTargets {
+  private static final Logger log = LoggerFactory.getLogger(JdbcTargets.class);
+
   private JdbcTargets() {}
 
   /** How long a target transaction may sit idle before the server ends it, unless configured. */
@@ -67,7 +71,9 @@ public final class JdbcTargets {
         c.addDataSourceProperty("tcpKeepAlive", "true");
         c.addDataSourceProperty("socketFactory", KeepAliveSocketFactory.class.getName());
         // one name per pool: a successor tells another process's sessions from its own (StaleSessionReaper)
-        c.addDataSourceProperty("ApplicationName", "gridway consumer " + java.util.UUID.randomUUID());
+        String applicationName = "gridway consumer " + java.util.UUID.randomUUID();
+        c.addDataSourceProperty("ApplicationName", applicationName);
+        log.info("target sessions of this consumer carry application_name '{}'", applicationName);
         // The server's side of a consumer cut off mid-batch (its host partitioned, no RST): a backend waiting for the
         // rest of a message is not idle, so the idle timeout does not end it, and its locks stall the next owner for
         // the kernel's default two hours; keepalive probes end it within about 25 s, and tcp_user_timeout (PostgreSQL
