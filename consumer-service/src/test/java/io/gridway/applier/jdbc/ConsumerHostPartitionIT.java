@@ -10,6 +10,7 @@ import io.gridway.testkit.FaultProxy;
 import io.gridway.testkit.NetworkNamespace;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -37,6 +38,8 @@ class ConsumerHostPartitionIT {
    * average ~70 on the 2-core development machine.
    */
   private static final Duration PATIENCE = Duration.ofMinutes(5);
+  /** A round past this after its cut prints the target's sessions and locks and the consumers' threads. */
+  private static final Duration STALL_DUMP_AFTER = Duration.ofSeconds(60);
   private long allowed;
 
   @Test
@@ -77,34 +80,40 @@ class ConsumerHostPartitionIT {
         int mark = rig.consumerOutput(owner).length(); // what the owner says from here on is about the cut
         hosts.get(owner).ns.partition();
         long partitioned = System.nanoTime();
-        // The standby takes the partition over and applies past what the cut owner had reached, while it is cut off.
-        // The standby may still exit after the round began: a batch of its own fenced by the owner's claim when its
-        // session had expired after the last heal (exit 1 by design). A host's consumer comes back, so it is started.
-        await("round " + round + ": " + standby + " took over from the partitioned " + owner)
-            .atMost(PATIENCE).pollInterval(Duration.ofMillis(50))
-            .until(() -> keepWriting(rig) && restartedIfExited(rig, hosts, cluster, standby)
-                && ClusterZooKeeperCutIT.starts(rig, standby) > takeoversBefore);
-        long reached = rig.targetAuditRows();
-        await("round " + round + ": " + standby + " applies while " + owner + " is cut off")
-            .atMost(PATIENCE).pollInterval(Duration.ofMillis(50))
-            .until(() -> keepWriting(rig) && rig.targetAuditRows() > reached);
-        double takeover = (System.nanoTime() - partitioned) / 1e9;
+        StallDump watch = StallDump.watch("round " + round + ": " + owner + " cut off", rig, List.of("c1", "c2"),
+            STALL_DUMP_AFTER);
+        try {
+          // The standby takes the partition over and applies past what the cut owner had reached, while it is cut off.
+          // The standby may still exit after the round began: a batch of its own fenced by the owner's claim when its
+          // session had expired after the last heal (exit 1 by design). A host's consumer comes back, so it is started.
+          await("round " + round + ": " + standby + " took over from the partitioned " + owner)
+              .atMost(PATIENCE).pollInterval(Duration.ofMillis(50))
+              .until(() -> keepWriting(rig) && restartedIfExited(rig, hosts, cluster, standby)
+                  && ClusterZooKeeperCutIT.starts(rig, standby) > takeoversBefore);
+          long reached = rig.targetAuditRows();
+          await("round " + round + ": " + standby + " applies while " + owner + " is cut off")
+              .atMost(PATIENCE).pollInterval(Duration.ofMillis(50))
+              .until(() -> keepWriting(rig) && rig.targetAuditRows() > reached);
+          double takeover = (System.nanoTime() - partitioned) / 1e9;
 
-        hosts.get(owner).ns.heal();
-        Duration recovery = rig.awaitRecovered("round " + round + ": the target has caught up after the heal");
-        worst = recovery.compareTo(worst) > 0 ? recovery : worst;
-        // The healed owner learns its session expired and gives the partition up (Helix resets it: "stopped at
-        // checkpoint"; its last checkpoint write may be refused, fenced), or exits 1 (a batch fenced): it never goes on
-        // as a second owner. It may be given the partition again afterwards under a new generation, and a fenced one
-        // may exit a moment after its stop: the state must hold for 3 s, so the next round sees it settled.
-        String old = owner;
-        await("round " + round + ": the healed " + owner + " gave the partition up").atMost(PATIENCE)
-            .during(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(100)).until(() -> !cut.isAlive()
-                || rig.consumerOutput(old).substring(mark).contains("partition 0: stopped at checkpoint"));
-        boolean fenced = rig.consumerOutput(owner).substring(mark).contains(FENCED);
-        System.out.printf("round %d: %s partitioned, %s took over and applied within %.1f s; healed, recovered in"
-            + " %.1f s; %s %s%n", round, owner, standby, takeover, recovery.toMillis() / 1e3, owner,
-            cut.isAlive() ? "stepped down, stayed up" : (fenced ? "fenced, " : "") + "exited " + cut.exitValue());
+          hosts.get(owner).ns.heal();
+          Duration recovery = rig.awaitRecovered("round " + round + ": the target has caught up after the heal");
+          worst = recovery.compareTo(worst) > 0 ? recovery : worst;
+          // The healed owner learns its session expired and gives the partition up (Helix resets it: "stopped at
+          // checkpoint"; its last checkpoint write may be refused, fenced), or exits 1 (a batch fenced): it never goes
+          // on as a second owner. It may be given the partition again afterwards under a new generation, and a fenced
+          // one may exit a moment after its stop: the state must hold for 3 s, so the next round sees it settled.
+          String old = owner;
+          await("round " + round + ": the healed " + owner + " gave the partition up").atMost(PATIENCE)
+              .during(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(100)).until(() -> !cut.isAlive()
+                  || rig.consumerOutput(old).substring(mark).contains("partition 0: stopped at checkpoint"));
+          boolean fenced = rig.consumerOutput(owner).substring(mark).contains(FENCED);
+          System.out.printf("round %d: %s partitioned, %s took over and applied within %.1f s; healed, recovered in"
+              + " %.1f s; %s %s%n", round, owner, standby, takeover, recovery.toMillis() / 1e3, owner,
+              cut.isAlive() ? "stepped down, stayed up" : (fenced ? "fenced, " : "") + "exited " + cut.exitValue());
+        } finally {
+          watch.close();
+        }
       }
       rig.writer.finish();
       await("the controller leads").atMost(Duration.ofSeconds(60)).until(controller::isLeader);

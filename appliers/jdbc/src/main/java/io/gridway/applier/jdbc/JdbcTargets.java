@@ -3,6 +3,8 @@ package io.gridway.applier.jdbc;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * HikariCP pools set up per dialect: MariaDB sessions in UTC with a strict {@code sql_mode} that still accepts zero dates (so
@@ -15,9 +17,13 @@ import java.time.Duration;
  * its late commit, would stall on those locks until it came back. The applier itself never idles inside a transaction.
  * A PostgreSQL session also probes a silent client with TCP keepalives (MariaDB ends a half-sent statement after its
  * {@code net_read_timeout}), and carries an {@code application_name} of its pool's own, by which a successor ends a
- * predecessor's session that a proxy keeps alive ({@link StaleSessionReaper}).
+ * predecessor's session that a proxy keeps alive ({@link StaleSessionReaper}). The consumer's side probes a silent
+ * server the same way on both ({@link KeepAliveSocketFactory}): a thread waiting for an answer that a partition lost
+ * would otherwise wait for good.
  */
 public final class JdbcTargets {
+  private static final Logger log = LoggerFactory.getLogger(JdbcTargets.class);
+
   private JdbcTargets() {}
 
   /** How long a target transaction may sit idle before the server ends it, unless configured. */
@@ -39,6 +45,11 @@ public final class JdbcTargets {
     c.setPoolName("gridway-jdbc-" + dialect.name());
     c.setConnectionTimeout(5_000);
     c.setInitializationFailTimeout(-1); // start even while the target is away; transactions retry
+    // Commit the session settings below (connectionInitSql) on their own. Otherwise, with auto-commit off, they share
+    // the connection's first transaction, and on PostgreSQL a rollback of that one (a batch attempt that failed or was
+    // stopped) undoes them: the session then had no idle transaction timeout and no keepalives, and a cut-off owner's
+    // locks on it stalled its successor for good (ConsumerHostPartitionIT under -Pchaos).
+    c.setIsolateInternalQueries(true);
     switch (dialect.name()) {
       case "mariadb" -> {
         // MySQL, which shares this dialect, has no such variable: the MariaDB-only comment keeps the statement valid there
@@ -47,12 +58,22 @@ public final class JdbcTargets {
         c.addDataSourceProperty("useBulkStmts", "true");
         c.addDataSourceProperty("cachePrepStmts", "true");
         c.addDataSourceProperty("useServerPrepStmts", "true");
+        // a connection whose server side is gone while this side waits for an answer (see KeepAliveSocketFactory)
+        c.addDataSourceProperty("tcpKeepAlive", "true");
+        c.addDataSourceProperty("tcpKeepIdle", Integer.toString(KeepAliveSocketFactory.IDLE_SECONDS));
+        c.addDataSourceProperty("tcpKeepInterval", Integer.toString(KeepAliveSocketFactory.INTERVAL_SECONDS));
+        c.addDataSourceProperty("tcpKeepCount", Integer.toString(KeepAliveSocketFactory.COUNT));
       }
       case "postgresql" -> {
         c.addDataSourceProperty("reWriteBatchedInserts", "true");
         c.addDataSourceProperty("prepareThreshold", "1");
+        // this side's probes: a thread waiting for an answer whose connection died with a partition is freed
+        c.addDataSourceProperty("tcpKeepAlive", "true");
+        c.addDataSourceProperty("socketFactory", KeepAliveSocketFactory.class.getName());
         // one name per pool: a successor tells another process's sessions from its own (StaleSessionReaper)
-        c.addDataSourceProperty("ApplicationName", "gridway consumer " + java.util.UUID.randomUUID());
+        String applicationName = "gridway consumer " + java.util.UUID.randomUUID();
+        c.addDataSourceProperty("ApplicationName", applicationName);
+        log.info("target sessions of this consumer carry application_name '{}'", applicationName);
         // The server's side of a consumer cut off mid-batch (its host partitioned, no RST): a backend waiting for the
         // rest of a message is not idle, so the idle timeout does not end it, and its locks stall the next owner for
         // the kernel's default two hours; keepalive probes end it within about 25 s, and tcp_user_timeout (PostgreSQL

@@ -50,6 +50,27 @@ class IdleTransactionTimeoutIT {
     }
   }
 
+  /**
+   * The settings are the session's from its start, whatever its first transaction does: a rolled-back first
+   * transaction (a batch attempt that failed) used to take them with it, as they were set inside it.
+   */
+  @Test
+  void postgresSettingsSurviveARolledBackFirstTransaction() throws Exception {
+    PrivatePostgres server = PrivatePostgres.shared();
+    String db = server.createDatabase("rollback_first");
+    try (HikariDataSource pool = JdbcTargets.pool(SqlDialect.POSTGRESQL, server.jdbcUrl(db), server.user(),
+        server.password(), 1)) {
+      try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
+        s.execute("SELECT 1");
+        c.rollback();
+      }
+      try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
+        assertThat(one(s, "SHOW idle_in_transaction_session_timeout")).isEqualTo("30s");
+        assertThat(one(s, "SHOW tcp_keepalives_idle")).isEqualTo("10");
+      }
+    }
+  }
+
   private record Login(SqlDialect dialect, String url, String user, String password) {}
 
   /** The default pool's sessions carry the 30 s default; a pool with the 1 s timeout loses a frozen transaction. */
