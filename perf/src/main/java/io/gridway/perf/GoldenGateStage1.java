@@ -79,7 +79,8 @@ final class GoldenGateStage1 {
     report.note("GoldenGate stage 1 timing: from the relay's GoldenGate fetcher logging that it reads the first file"
         + " until `/v1/sources` shows every row published (polled every 50 ms); CPU seconds are the relay process's over"
         + " that interval. The limit is TrailLimitReader in the harness JVM: reading and tokenizing the same files"
-        + " (Jackson's streaming parser for JSON, StAX for XML) without building events (one untimed pass first);"
+        + " with the fastest tokenizers found (the fetcher's hand-written lexers; Jackson or StAX only for records they"
+        + " leave) without building events (one untimed pass first);"
         + " its CPU seconds are the harness JVM's. Steady windows (README, Steady state): from the first sample at or past"
         + " the warm-up share of the rows to the last; the limit is sampled after each file, the relay at every poll.");
     report.note("Load average (1, 5, 15 min) at the start: " + loadAtStart + "; at the end: " + Machine.loadAverage()

@@ -43,9 +43,14 @@ final class JsonCursor {
 
   /** Points the cursor at the start of a record. */
   void start(byte[] record) {
-    b = record;
-    end = record.length;
-    pos = 0;
+    start(record, 0, record.length);
+  }
+
+  /** Points the cursor at {@code buf[from, to)}. */
+  void start(byte[] buf, int from, int to) {
+    b = buf;
+    end = to;
+    pos = from;
   }
 
   /** Lets go of the record (it belongs to the unit made of it). */

@@ -13,9 +13,14 @@ import javax.xml.stream.XMLStreamReader;
 
 /**
  * The same-machine limit for the GoldenGate fetcher: reads the same files with the same record scanner and the
- * same tokenizer (Jackson's streaming parser, the JDK's StAX), touching every token, but builds no values, rows,
- * events or windows. A benchmark reports the fetcher's rate as a fraction of this one, so that results compare
- * across machines. Reads files that are complete (it does not tail).
+ * fastest tokenizer found for each format, touching every token (locating every string and text, checking syntax and
+ * UTF-8), but builds no values, rows, events or windows. A benchmark reports the fetcher's rate as a fraction of this
+ * one, so that results compare across machines. Reads files that are complete (it does not tail).
+ *
+ * <p>The tokenizers are the hand-written lexers the fetcher's fast paths use ({@link JsonCursor}, {@link XmlCursor}),
+ * which are faster than Jackson's and StAX's; a record they leave (escapes, references, CDATA, anything unusual) is
+ * tokenized by Jackson or StAX, as the fetcher then parses it. A limit built on a slower general tokenizer would make
+ * the fetcher's ratio look better than it is.
  *
  * <p>Not thread-safe; one reader per thread.
  */
@@ -24,6 +29,14 @@ public final class TrailLimitReader {
   private final TrailFiles files;
   private final JsonFactory json = new JsonFactory();
   private final XMLInputFactory xml;
+  private final JsonCursor jsonCursor = new JsonCursor();
+  private final XmlCursor xmlCursor = new XmlCursor();
+  private static final int MAX_DEPTH = 32;
+  private static final byte[] DBUPDATE = JsonCursor.ascii("dbupdate");
+  private static final byte[] IMAGE = JsonCursor.ascii("image");
+  private static final byte[] BEFORE = JsonCursor.ascii("before");
+  private final int[] openFrom = new int[MAX_DEPTH]; // the XML elements open at the cursor: their names
+  private final int[] openTo = new int[MAX_DEPTH];
 
   /** What a read saw. */
   public record Result(long records, long operations, long tokens, long bytes) {}
@@ -77,7 +90,71 @@ public final class TrailLimitReader {
     return new Result(records, operations, tokens, bytes);
   }
 
+  /** The tokens of a JSON record, read by the fetcher's lexer; by Jackson when the lexer leaves it. */
   private long jsonTokens(byte[] buf, int start, int end) throws IOException {
+    JsonCursor in = jsonCursor;
+    in.start(buf, start, end);
+    try {
+      in.skipSpace();
+      long n = jsonValue(in, 0);
+      in.skipSpace();
+      if (in.pos != in.end) {
+        throw JsonCursor.NOT_HANDLED;
+      }
+      return n;
+    } catch (JsonCursor.NotHandled e) {
+      return jacksonTokens(buf, start, end);
+    } finally {
+      in.release();
+    }
+  }
+
+  /** Tokens as Jackson counts them: an object or array's start and end, each name, each scalar. */
+  private static long jsonValue(JsonCursor in, int depth) {
+    if (depth > MAX_DEPTH) {
+      throw JsonCursor.NOT_HANDLED;
+    }
+    byte c = in.peek();
+    switch (c) {
+      case '"' -> in.readString();
+      case 't' -> in.literal("true");
+      case 'f' -> in.literal("false");
+      case 'n' -> in.literal("null");
+      case '{', '[' -> {
+        byte close = c == '{' ? (byte) '}' : (byte) ']';
+        long n = 2;
+        in.pos++;
+        in.skipSpace();
+        if (in.peek() == close) {
+          in.pos++;
+          return n;
+        }
+        while (true) {
+          if (close == '}') {
+            in.readName();
+            n++;
+            in.skipSpace();
+            in.expect(':');
+            in.skipSpace();
+          }
+          n += jsonValue(in, depth + 1);
+          in.skipSpace();
+          byte d = in.next();
+          if (d == close) {
+            return n;
+          }
+          if (d != ',') {
+            throw JsonCursor.NOT_HANDLED;
+          }
+          in.skipSpace();
+        }
+      }
+      default -> in.skipNumber(); // or not a value: the lexer throws
+    }
+    return 1;
+  }
+
+  private long jacksonTokens(byte[] buf, int start, int end) throws IOException {
     long n = 0;
     try (JsonParser p = json.createParser(buf, start, end - start)) {
       JsonToken t;
@@ -91,7 +168,59 @@ public final class TrailLimitReader {
     return n;
   }
 
+  /**
+   * The tokens of an XML record (start and end tags, texts) and its operations (dbupdates but before images), read by
+   * the fetcher's lexer, which checks that end tags match; by StAX when the lexer leaves the record.
+   */
   private long[] xmlTokens(byte[] buf, int start, int end) throws IOException {
+    XmlCursor in = xmlCursor;
+    in.start(buf, start, end);
+    long n = 0;
+    long ops = 0;
+    int depth = 0;
+    try {
+      do {
+        if (in.pos < in.end && in.b[in.pos] != '<') {
+          in.text();
+        } else if (in.atEndTag()) {
+          if (depth == 0) {
+            throw JsonCursor.NOT_HANDLED;
+          }
+          depth--;
+          in.endTag(openFrom[depth], openTo[depth]);
+        } else {
+          in.startTag();
+          if (in.is(in.nameFrom, in.nameTo, DBUPDATE)) {
+            int image = in.attribute(IMAGE);
+            if (image < 0 || !in.valueIs(image, BEFORE)) {
+              ops++;
+            }
+          }
+          if (in.selfClosing) {
+            n++; // StAX reports its end too
+          } else {
+            if (depth == MAX_DEPTH) {
+              throw JsonCursor.NOT_HANDLED;
+            }
+            openFrom[depth] = in.nameFrom;
+            openTo[depth] = in.nameTo;
+            depth++;
+          }
+        }
+        n++;
+      } while (depth > 0);
+      if (in.pos != in.end) {
+        throw JsonCursor.NOT_HANDLED;
+      }
+      return new long[] {n, ops};
+    } catch (JsonCursor.NotHandled e) {
+      return staxTokens(buf, start, end);
+    } finally {
+      in.release();
+    }
+  }
+
+  private long[] staxTokens(byte[] buf, int start, int end) throws IOException {
     long n = 0;
     long ops = 0;
     try {

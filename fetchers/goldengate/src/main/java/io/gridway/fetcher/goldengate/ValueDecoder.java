@@ -2,6 +2,7 @@ package io.gridway.fetcher.goldengate;
 
 import com.fasterxml.jackson.core.JsonParser;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Turns one column value as GoldenGate wrote it into the column's canonical Java value (see {@code
@@ -25,5 +26,14 @@ interface ValueDecoder {
    */
   default Object fromJsonNumber(byte[] buf, int from, int to) {
     return null;
+  }
+
+  /**
+   * A value written as text, given as its bytes {@code buf[from, to)} (well-formed UTF-8; {@code high} when some are
+   * above 0x7F), exactly as {@link #fromText} makes it of the same text. The default makes the String; decoders of the
+   * usual number forms read the bytes instead.
+   */
+  default Object fromText(byte[] buf, int from, int to, boolean high) {
+    return fromText(new String(buf, from, to - from, high ? StandardCharsets.UTF_8 : StandardCharsets.ISO_8859_1));
   }
 }

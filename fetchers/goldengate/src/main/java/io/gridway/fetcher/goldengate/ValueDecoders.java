@@ -100,6 +100,24 @@ final class ValueDecoders {
       return checked(negative ? -value : value);
     }
 
+    /** Text of an optional '-' and 1..18 digits, as Long.parseLong reads it; any other text goes through fromText. */
+    @Override
+    public Object fromText(byte[] buf, int from, int to, boolean high) {
+      int i = from < to && buf[from] == '-' ? from + 1 : from;
+      if (i == to || to - i > 18) {
+        return ValueDecoder.super.fromText(buf, from, to, high);
+      }
+      long value = 0;
+      for (; i < to; i++) {
+        int d = buf[i] - '0';
+        if (d < 0 || d > 9) {
+          return ValueDecoder.super.fromText(buf, from, to, high);
+        }
+        value = value * 10 + d;
+      }
+      return checked(buf[from] == '-' ? -value : value);
+    }
+
     private long integral(BigDecimal value) {
       try {
         return value.longValueExact();
@@ -144,6 +162,13 @@ final class ValueDecoders {
     public Object fromJsonNumber(byte[] buf, int from, int to) {
       BigDecimal plain = plainDecimal(buf, from, to);
       return plain == null ? null : checked(plain);
+    }
+
+    /** A plain decimal's text read from its bytes (new BigDecimal of it gives the same); any other text through fromText. */
+    @Override
+    public Object fromText(byte[] buf, int from, int to, boolean high) {
+      BigDecimal plain = plainDecimal(buf, from, to);
+      return plain == null ? ValueDecoder.super.fromText(buf, from, to, high) : checked(plain);
     }
 
     private BigDecimal checked(BigDecimal value) {

@@ -28,6 +28,7 @@ import javax.xml.stream.XMLStreamReader;
  */
 final class XmlTransactionParser implements UnitParser {
   private final XMLInputFactory factory;
+  private final XmlFastPath fastPath;
   private final SchemaDirectory schemas;
   private final String csnToken;
   private final String xidToken;
@@ -39,6 +40,7 @@ final class XmlTransactionParser implements UnitParser {
     this.csnToken = csnToken;
     this.xidToken = xidToken;
     this.factory = newFactory();
+    this.fastPath = new XmlFastPath(schemas, csnToken, xidToken);
   }
 
   /**
@@ -60,7 +62,7 @@ final class XmlTransactionParser implements UnitParser {
   private static final String REUSE_INSTANCE = "reuse-instance";
 
   /** The values one dbupdate element yields, before pairing. */
-  private static final class Update {
+  static final class Update {
     TableEntry table;
     Operation op;
     boolean beforeImage;
@@ -71,6 +73,28 @@ final class XmlTransactionParser implements UnitParser {
 
   @Override
   public ChangeUnit parse(byte[] buf, int start, int end) {
+    if (!fastPath.read(buf, start, end)) {
+      return parseWithStax(buf, start, end);
+    }
+    // The same rules, in the same order, as the StAX path applies them while it reads.
+    List<ParsedOp> ops = new ArrayList<>(fastPath.updates.size());
+    long[] csn = {-1};
+    String[] xid = {null};
+    for (Update u : fastPath.updates) {
+      accept(u, ops, csn, xid);
+    }
+    if (fastPath.transaction) {
+      checkNoBeforeImageHeld();
+    }
+    return new ChangeUnit(ops, csn[0], xid[0], fastPath.commitMicros,
+        fastPath.transaction ? ChangeUnit.Boundary.ENDS : ChangeUnit.Boundary.UNKNOWN, end - start);
+  }
+
+  /**
+   * The record read by StAX: every record the fast path leaves (references, CDATA, comments, rare forms, anything
+   * malformed), and the one place that words the format's errors.
+   */
+  ChangeUnit parseWithStax(byte[] buf, int start, int end) {
     XMLStreamReader r = null;
     try {
       r = factory.createXMLStreamReader(new ByteArrayInputStream(buf, start, end - start), "UTF-8");
@@ -90,10 +114,7 @@ final class XmlTransactionParser implements UnitParser {
           accept(dbupdate(r), ops, csn, xid);
         }
         boundary = ChangeUnit.Boundary.ENDS;
-        if (heldBefore != null) {
-          throw new MalformedRecordException("the transaction ends after an update's before image on " + heldTable.name()
-              + " without its after image");
-        }
+        checkNoBeforeImageHeld();
       } else {
         accept(dbupdate(r), ops, csn, xid);
         boundary = ChangeUnit.Boundary.UNKNOWN;
@@ -109,6 +130,13 @@ final class XmlTransactionParser implements UnitParser {
           // closing a reader over a byte array cannot fail in a way that matters
         }
       }
+    }
+  }
+
+  private void checkNoBeforeImageHeld() {
+    if (heldBefore != null) {
+      throw new MalformedRecordException("the transaction ends after an update's before image on " + heldTable.name()
+          + " without its after image");
     }
   }
 
