@@ -90,6 +90,8 @@ public final class JdbcApplier implements BatchHandler, AutoCloseable {
   /** Target rows of snapshot key ranges that the source no longer has (docs/bootstrap.md §5.3). */
   private final Counter rangeDeletes;
   private final RangeDeletion rangeDeletion = new RangeDeletion();
+  /** PostgreSQL only: COPY for set-based rounds of new keys (JDBC.md "Bulk paths"); null for other targets. */
+  private final PostgresCopy copies;
 
   /**
    * @param policy routing and conflict rules, or null for identity routing and {@code source-wins}
@@ -126,6 +128,7 @@ public final class JdbcApplier implements BatchHandler, AutoCloseable {
     this.unfitValues = new UnfitValues(this, config.unfitValues(), meters);
     this.barrier = new SchemaBarrier(config.dialect(), config.group(), config.sourcePartitions());
     this.parkedChanges = new ParkedChanges(dataSource, this);
+    this.copies = config.dialect() == SqlDialect.POSTGRESQL ? new PostgresCopy(clock, meters) : null;
     try (Connection c = dataSource.getConnection()) {
       unfitValues.load(c, deadLetterName(config.deadLetterTable()));
     } catch (SQLException e) {
@@ -466,6 +469,11 @@ public final class JdbcApplier implements BatchHandler, AutoCloseable {
 
   UnfitValues unfitValues() {
     return unfitValues;
+  }
+
+  /** PostgreSQL's COPY path, or null. */
+  PostgresCopy copies() {
+    return copies;
   }
 
   SchemaChangeApplier schemaChanges() {

@@ -40,11 +40,15 @@ final class SetBasedChanges {
   /** By target table, in order of first change (the order does not matter: the tables are independent). */
   private final Map<String, Table> tables = new LinkedHashMap<>();
   private int held;
+  /** PostgreSQL's COPY path for rounds of new keys, or null (other targets). */
+  private final PostgresCopy copies;
+  private CopyText copyText;
 
-  SetBasedChanges(TargetTransaction tx, SqlDialect d, StatementCache statements) {
+  SetBasedChanges(TargetTransaction tx, SqlDialect d, StatementCache statements, PostgresCopy copies) {
     this.tx = tx;
     this.d = d;
     this.statements = statements;
+    this.copies = copies;
   }
 
   /** A key's changes in order: a {@link Row} to upsert or {@link #DELETE}; the first held apart (the common case). */
@@ -76,6 +80,10 @@ final class SetBasedChanges {
     final boolean stringKey;
     final LinkedHashMap<Object, Changes> changes = new LinkedHashMap<>();
     int rounds;
+    /** Whether an upsert held is an UPDATE's (its key is on the target): then COPY would only meet it and fall back. */
+    boolean updates;
+    /** Whether COPY writes every column of this table version exactly ({@link CopyText#fits}). */
+    final boolean copyable;
     /** Folded key → the key held under it: only for keys with strings. */
     final Map<Object, Object> folded = new HashMap<>();
 
@@ -90,11 +98,14 @@ final class SetBasedChanges {
         };
       }
       this.stringKey = strings;
+      this.copyable = copies != null && CopyText.fits(schema);
     }
   }
 
-  void upsert(TableSchema s, TableTarget t, Row after) throws SQLException {
-    add(s, t, after, after);
+  /** An upsert of the row; {@code update}: it is an UPDATE's after image (not a key the source had just created). */
+  void upsert(TableSchema s, TableTarget t, Row after, boolean update) throws SQLException {
+    Table table = add(s, t, after, after);
+    table.updates |= update;
   }
 
   void delete(TableSchema s, TableTarget t, Row before) throws SQLException {
@@ -127,7 +138,7 @@ final class SetBasedChanges {
     held = 0;
   }
 
-  private void add(TableSchema s, TableTarget t, Row row, Object change) throws SQLException {
+  private Table add(TableSchema s, TableTarget t, Row row, Object change) throws SQLException {
     Table table = tables.get(t.qualifiedName());
     if (table != null && table.schema.id() != s.id()) { // a new version of the table without a barrier between
       send(table);
@@ -155,6 +166,7 @@ final class SetBasedChanges {
     }
     table.rounds = Math.max(table.rounds, c.size());
     held++;
+    return table;
   }
 
   private static Object key(TableSchema s, Row row) {
@@ -191,13 +203,14 @@ final class SetBasedChanges {
     table.changes.clear();
     table.folded.clear();
     table.rounds = 0;
+    table.updates = false;
   }
 
   private void sendRound(Table table, int round) throws SQLException {
     TableSchema s = table.schema;
     List<Object> deletes = new ArrayList<>();
     UpsertRows multiRow = d.upsertRowsPerStatement(s) > 1 ? new UpsertRows() : null;
-    PreparedStatement batch = null;
+    List<Row> upserts = multiRow == null ? new ArrayList<>() : null;
     for (Map.Entry<Object, Changes> e : table.changes.entrySet()) {
       if (e.getValue().size() <= round) {
         continue;
@@ -207,34 +220,53 @@ final class SetBasedChanges {
         deletes.add(e.getKey());
       } else if (multiRow != null) {
         multiRow.add(s, (Row) change);
-      } else { // a JDBC batch: pgjdbc rewrites it into multi-row statements (the round's keys are distinct)
-        if (batch == null) {
-          batch = tx.statement(statements.get(s, table.target, Kind.UPSERT, null));
-        }
-        Row row = (Row) change;
-        for (int col = 0; col < s.columnCount(); col++) {
-          d.bind(batch, col + 1, s.column(col), row.get(col));
-        }
-        batch.addBatch();
+      } else {
+        upserts.add((Row) change);
       }
     }
     sendDeletes(table, deletes);
     if (multiRow != null) {
       multiRow.send(tx, d, statements, s, table.target);
-    } else if (batch != null) {
+    } else if (!upserts.isEmpty() && !copied(table, upserts)) {
+      // a JDBC batch: pgjdbc rewrites it into multi-row statements (the round's keys are distinct)
+      PreparedStatement batch = tx.statement(statements.get(s, table.target, Kind.UPSERT, null));
+      for (Row row : upserts) {
+        for (int col = 0; col < s.columnCount(); col++) {
+          d.bind(batch, col + 1, s.column(col), row.get(col));
+        }
+        batch.addBatch();
+      }
       batch.executeBatch();
     }
+  }
+
+  /** A round of new keys by PostgreSQL's COPY ({@link PostgresCopy}); false when it must go by upserts. */
+  private boolean copied(Table table, List<Row> upserts) throws SQLException {
+    if (!table.copyable || table.updates || upserts.size() < PostgresCopy.MIN_ROWS
+        || !copies.worthTrying(table.target.qualifiedName())) {
+      return false;
+    }
+    if (copyText == null) {
+      copyText = new CopyText();
+    }
+    return copies.copy(tx.connection(), statements.copyIn(table.schema, table.target), table.target.qualifiedName(),
+        table.schema, upserts, copyText);
   }
 
   private void sendDeletes(Table table, List<Object> keys) throws SQLException {
     TableSchema s = table.schema;
     int max = Math.max(1, Math.min(DELETE_ROWS_MAX, SqlDialect.MAX_PLACEHOLDERS / s.keySize()));
+    PreparedStatement open = null; // statements of one size go as one pipelined batch (as UpsertRows)
     for (int from = 0; from < keys.size(); ) {
       int n = Math.min(max, keys.size() - from);
       if (n < max) {
         n = Integer.highestOneBit(n); // at most nine statement texts per table
       }
       PreparedStatement ps = tx.statement(statements.deleteKeys(s, table.target, n));
+      if (ps != open && open != null) {
+        open.executeBatch();
+      }
+      open = ps;
       int i = 1;
       for (int r = from; r < from + n; r++) {
         Object key = keys.get(r);
@@ -243,8 +275,11 @@ final class SetBasedChanges {
           d.bind(ps, i++, s.column(s.keyIndex(k)), v);
         }
       }
-      ps.executeUpdate();
+      ps.addBatch();
       from += n;
+    }
+    if (open != null) {
+      open.executeBatch();
     }
   }
 }

@@ -10,7 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * keep them prepared on the server (PostgreSQL {@code prepareThreshold}, MariaDB {@code cachePrepStmts}). Thread-safe.
  */
 final class StatementCache {
-  enum Kind { INSERT, UPSERT, DELETE_BY_KEY, DELETE_KEYS, DELETE_ONE, DELETE_ALL, PROBE, TRUNCATE }
+  enum Kind { INSERT, UPSERT, DELETE_BY_KEY, DELETE_KEYS, DELETE_ONE, DELETE_ALL, PROBE, TRUNCATE, COPY }
 
   /** Target names as given (their hash codes are cached): the quoted table name is built only on a miss. */
   private record Key(long schemaId, String database, String table, Kind kind, String newest, int rows) {}
@@ -34,6 +34,13 @@ final class StatementCache {
         k -> dialect.deleteKeys(dialect.table(target.database(), target.table()), schema, rows));
   }
 
+  /** PostgreSQL's {@code COPY t (columns) FROM STDIN} of the table's columns ({@link PostgresCopy}). */
+  String copyIn(TableSchema schema, TableTarget target) {
+    return sql.computeIfAbsent(new Key(schema.id(), target.database(), target.table(), Kind.COPY, null, 0),
+        k -> "COPY " + dialect.table(target.database(), target.table()) + " (" + dialect.columnList(schema)
+            + ") FROM STDIN");
+  }
+
   String get(TableSchema schema, TableTarget target, Kind kind, String newestColumn) {
     return sql.computeIfAbsent(new Key(schema.id(), target.database(), target.table(), kind, newestColumn, 1), k -> {
       String table = dialect.table(target.database(), target.table());
@@ -46,6 +53,7 @@ final class StatementCache {
         case DELETE_ALL -> dialect.deleteAll(table);
         case PROBE -> dialect.probe(table, schema, newestColumn);
         case TRUNCATE -> dialect.truncate(table);
+        case COPY -> throw new IllegalArgumentException("COPY text comes from copyIn");
       };
     });
   }

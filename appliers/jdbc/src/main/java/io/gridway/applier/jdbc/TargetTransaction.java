@@ -61,7 +61,7 @@ final class TargetTransaction implements AutoCloseable {
     this.d = applier.dialect();
     this.policy = applier.policy(); // once: a reloaded policy applies from the next transaction on
     this.conflicts = new ConflictResolver(this, applier);
-    this.grouped = new SetBasedChanges(this, d, applier.statements());
+    this.grouped = new SetBasedChanges(this, d, applier.statements(), applier.copies());
   }
 
   Connection connection() {
@@ -150,13 +150,13 @@ final class TargetTransaction implements AutoCloseable {
   private void setBased(ChangeEvent e, TableTarget t) throws SQLException {
     TableSchema s = e.schema();
     switch (e.op()) {
-      case INSERT, READ -> grouped.upsert(s, t, e.after());
+      case INSERT, READ -> grouped.upsert(s, t, e.after(), false);
       case DELETE -> grouped.delete(s, t, e.before());
       case UPDATE -> {
         if (!sameKey(s, e.before(), e.after())) { // a key change: delete + insert, each in its own key's order
           grouped.delete(s, t, e.before());
         }
-        grouped.upsert(s, t, e.after());
+        grouped.upsert(s, t, e.after(), true);
       }
       default -> throw new IllegalStateException(e.op().toString());
     }

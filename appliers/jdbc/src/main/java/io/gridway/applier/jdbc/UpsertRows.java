@@ -40,12 +40,17 @@ final class UpsertRows {
   /**
    * The held upserts as multi-row statements of the dialect's maximum row count, the rest in power-of-two counts (so a
    * table needs at most eight statement texts), each statement under {@link #MAX_STATEMENT_BYTES}. Rows keep their
-   * order; a key twice in one statement is applied in order (MariaDB's {@code ON DUPLICATE KEY UPDATE}). Clears them.
+   * order; a key twice in one statement is applied in order (MariaDB's {@code ON DUPLICATE KEY UPDATE}); consecutive
+   * statements of one row count are sent as one pipelined JDBC batch. Clears them.
    */
   void send(TargetTransaction tx, SqlDialect d, StatementCache statements, TableSchema s, TableTarget t)
       throws SQLException {
     int max = d.upsertRowsPerStatement(s);
     int columns = s.columnCount();
+    // Consecutive statements of one size go as one JDBC batch: the driver pipelines them (writes every statement, then
+    // reads the answers), so the server executes one while the next is encoded and sent, instead of a round trip each.
+    // The order of the statements, and so of the rows, is kept.
+    PreparedStatement open = null;
     for (int from = 0; from < rows.size(); ) {
       int n = 0;
       long size = 0;
@@ -57,6 +62,10 @@ final class UpsertRows {
         n = Integer.highestOneBit(n);
       }
       PreparedStatement ps = tx.statement(statements.upsertRows(s, t, n));
+      if (ps != open && open != null) {
+        open.executeBatch();
+      }
+      open = ps;
       int i = 1;
       for (int r = from; r < from + n; r++) {
         Row row = rows.get(r);
@@ -64,8 +73,11 @@ final class UpsertRows {
           d.bind(ps, i++, s.column(col), row.get(col));
         }
       }
-      ps.executeUpdate();
+      ps.addBatch();
       from += n;
+    }
+    if (open != null) {
+      open.executeBatch();
     }
     rows.clear();
   }

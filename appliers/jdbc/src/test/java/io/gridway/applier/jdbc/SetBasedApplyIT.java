@@ -246,6 +246,58 @@ class SetBasedApplyIT {
     return OrderRules.keepsOrder(c, t.dialect(), s, new TableTarget(t.database(), table, null));
   }
 
+  /**
+   * PostgreSQL's COPY path for rounds of new keys: awkward text (escapes, non-ASCII, a 4-byte character, the text
+   * {@code \N}, empty beside NULL) arrives exactly; a round whose keys the target partly holds falls back to upserts
+   * (the savepoint undoes the failed COPY); a NUL, which COPY cannot carry, goes by statements and is parked.
+   */
+  @Test
+  void roundsOfNewKeysGoByCopyAndFallBackToUpsertsOnPostgres() throws Exception {
+    try (Target t = Targets.postgres(PrivatePostgres.shared())) {
+      List<TableSchema> s = schemas(t.database());
+      TableSchema a = s.get(0);
+      TableSchema b = s.get(1);
+      JdbcApplier applier = applier(t);
+      List<ChangeEvent> held = new ArrayList<>();
+      for (long i = 1; i <= 10; i++) {
+        held.add(ins(a, Row.of(a, i, "old" + i)));
+      }
+      applier.apply(JdbcTestBatches.batch(0, -1, List.of(tx(1, create(a), create(b)),
+          tx(2, held.toArray(ChangeEvent[]::new)))));
+      String[] awkward = {"tab\there", "line\nbreak\r", "back\\slash", "\\N", "", null, "é ü ß 日本", "\uD83D\uDE00 4 bytes"};
+      List<ChangeEvent> events = new ArrayList<>();
+      for (long i = 1; i <= 300; i++) {
+        events.add(ins(a, Row.of(a, i, "new" + i))); // keys 1..10 are on the target: COPY meets them, upserts follow
+        events.add(ins(b, Row.of(b, "k" + i, i, awkward[(int) (i % awkward.length)])));
+      }
+      applier.apply(JdbcTestBatches.batch(0, -1, List.of(tx(3, events.toArray(ChangeEvent[]::new)))));
+      String db = t.dialect().quote(t.database()) + ".";
+      assertThat(rows(t, "SELECT count(*), min(v), max(v) FROM " + db + "a WHERE v LIKE 'new%'"))
+          .containsExactly("300|new1|new99");
+      List<String> want = new ArrayList<>();
+      List<String> got = new ArrayList<>();
+      try (Connection c = t.pool().getConnection(); Statement st = c.createStatement();
+          java.sql.ResultSet rs = st.executeQuery("SELECT k2, v FROM " + db + "b ORDER BY k2")) {
+        while (rs.next()) {
+          got.add(rs.getLong(1) + "=" + rs.getString(2));
+          want.add(rs.getLong(1) + "=" + awkward[(int) (rs.getLong(1) % awkward.length)]);
+        }
+        c.rollback();
+      }
+      assertThat(got).hasSize(300).isEqualTo(want);
+      assertThat(meters.counter("gridway.consumer.jdbc.copy.rows").count()).as("b went by COPY").isEqualTo(300);
+      assertThat(meters.counter("gridway.consumer.jdbc.copy.fallbacks", "reason", "held-key").count()).isEqualTo(1);
+      events.clear();
+      for (long i = 301; i <= 400; i++) {
+        events.add(ins(b, Row.of(b, "k" + i, i, i == 350 ? "nul\u0000inside" : "v" + i)));
+      }
+      applier.apply(JdbcTestBatches.batch(0, -1, List.of(tx(4, events.toArray(ChangeEvent[]::new)))));
+      assertThat(rows(t, "SELECT count(*) FROM " + db + "b WHERE k2 > 300")).containsExactly("99");
+      assertThat(rows(t, "SELECT scn, op, event_key FROM gridway_dead_letter")).containsExactly("4|INSERT|k1=k350, k2=350");
+      assertThat(meters.counter("gridway.consumer.jdbc.copy.fallbacks", "reason", "value").count()).isEqualTo(1);
+    }
+  }
+
   @Test
   void aRefusedValueInABigRegroupedBatchIsParkedAndTheRestAppliedOnPostgres() throws Exception {
     try (Target t = Targets.postgres(PrivatePostgres.shared())) {
