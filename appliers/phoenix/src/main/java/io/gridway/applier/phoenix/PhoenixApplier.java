@@ -16,12 +16,15 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -201,8 +204,9 @@ final class PhoenixApplier implements BatchHandler {
       for (String ddl : table.createDdl(family, salt)) {
         s.execute(ddl);
       }
-      for (String ddl : table.addColumnDdl()) {
-        s.execute(ddl);
+      String alter = table.addColumnDdl(columns(c, table));
+      if (alter != null) {
+        s.execute(alter);
       }
     } catch (SQLException e) {
       throw new SQLException("cannot create the Phoenix table of " + schema.qualifiedName() + ": " + e.getMessage(),
@@ -211,6 +215,21 @@ final class PhoenixApplier implements BatchHandler {
     log.info("phoenix: table {} ready (schema {})", table.view(), schema.id());
     tables.put(schema.id(), table);
     return table;
+  }
+
+  /** The columns the base table has now, read from Phoenix's catalog (not the client's cache of it). */
+  private static Set<String> columns(Connection c, GuardedTable table) throws SQLException {
+    Set<String> names = new HashSet<>();
+    // LIKE patterns: '_' in a name matches any character, so the rows are filtered by the exact names
+    try (ResultSet rs = c.getMetaData().getColumns(null, table.baseSchemaName(), table.baseTableName(), null)) {
+      while (rs.next()) {
+        if (table.baseSchemaName().equals(rs.getString("TABLE_SCHEM"))
+            && table.baseTableName().equals(rs.getString("TABLE_NAME"))) {
+          names.add(rs.getString("COLUMN_NAME"));
+        }
+      }
+    }
+    return names;
   }
 
   private static PreparedStatement prepared(Connection c, Map<String, PreparedStatement> statements, String sql)
