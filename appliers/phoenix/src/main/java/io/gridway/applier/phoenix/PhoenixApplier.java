@@ -16,12 +16,14 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -34,14 +36,16 @@ import org.slf4j.LoggerFactory;
  * final state equals the source's, at-least-once delivery with exactly-once effect.
  *
  * <p>In {@link PhoenixTargetConfig.Mode#CHANGE_LOG} every change is appended to one table instead, keyed by its place
- * in the stream. Thread-safe: each call opens its own Phoenix connection (cheap after the first; Phoenix connections
- * are not meant to be shared across threads); DDL for a new table version runs once per process.
+ * in the stream. Thread-safe: each call borrows a Phoenix connection of its own, kept open between batches with its
+ * prepared statements ({@link KeptConnections}; Phoenix connections are not meant to be shared across threads); DDL for
+ * a new table version runs once per process, on a connection of its own.
  */
-final class PhoenixApplier implements BatchHandler {
+final class PhoenixApplier implements BatchHandler, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(PhoenixApplier.class);
   private static final BigInteger MASK_32 = BigInteger.ONE.shiftLeft(32);
 
   private final PhoenixConnections connections;
+  private final KeptConnections sessions;
   private final PhoenixTargetConfig config;
   private final Supplier<ApplyPolicy> policy;
   private final ChangeLog changeLog;
@@ -61,6 +65,7 @@ final class PhoenixApplier implements BatchHandler {
   PhoenixApplier(PhoenixConnections connections, PhoenixTargetConfig config, Supplier<ApplyPolicy> policy,
       MeterRegistry meters) throws SQLException {
     this.connections = connections;
+    this.sessions = new KeptConnections(connections, false);
     this.config = config;
     this.policy = policy;
     this.truncate = new GuardedTruncate(connections);
@@ -77,46 +82,54 @@ final class PhoenixApplier implements BatchHandler {
 
   @Override
   public void apply(Batch batch) throws Exception {
-    try (Connection c = connections.open()) {
-      c.setAutoCommit(false);
-      Map<String, PreparedStatement> statements = new HashMap<>();
-      try {
-        int written = 0;
-        for (Window w : batch.windows()) {
-          for (int i = 0; i < w.eventCount(); i++) {
-            ChangeEvent e = w.event(i);
-            int position = w.transactionIndex(i);
-            if (changeLog != null) {
-              PreparedStatement ps = prepared(c, statements, changeLog.upsertSql());
-              changeLog.bind(ps, e, batch.partition(), position);
-              ps.execute();
-              written++;
-            } else {
-              written += applyRow(c, statements, e, batch.partition(), position);
-            }
+    KeptConnections.Session session = sessions.borrow();
+    boolean committed = false;
+    try {
+      Connection c = session.connection();
+      int written = 0;
+      for (Window w : batch.windows()) {
+        for (int i = 0; i < w.eventCount(); i++) {
+          ChangeEvent e = w.event(i);
+          int position = w.transactionIndex(i);
+          if (changeLog != null) {
+            PreparedStatement ps = session.prepared(changeLog.upsertSql());
+            changeLog.bind(ps, e, batch.partition(), position);
+            ps.execute();
+            written++;
+          } else {
+            written += applyRow(session, e, batch.partition(), position);
           }
         }
-        c.commit();
-        rows.increment(written);
-        commits.increment();
-      } finally {
-        for (PreparedStatement ps : statements.values()) {
-          ps.close();
-        }
+      }
+      c.commit();
+      committed = true;
+      rows.increment(written);
+      commits.increment();
+    } finally {
+      if (committed) {
+        sessions.release(session);
+      } else {
+        sessions.discard(session); // its uncommitted mutations must not ride along with the next batch
       }
     }
   }
 
+  /** Closes the connections kept between batches. */
+  @Override
+  public void close() {
+    sessions.close();
+  }
+
   /** One row change of rows mode; returns the rows written. */
-  private int applyRow(Connection c, Map<String, PreparedStatement> statements, ChangeEvent e, int partition,
-      int position) throws SQLException {
+  private int applyRow(KeptConnections.Session session, ChangeEvent e, int partition, int position)
+      throws SQLException {
     if (e.op() == Operation.SCHEMA_CHANGE) {
       table(e.schema());
       return 0;
     }
     GuardedTable table = table(e.schema());
     if (e.op() == Operation.TRUNCATE) {
-      int removed = truncate.apply(c, table, e.scn().value(), guard(e.scn().value(), position));
+      int removed = truncate.apply(session.connection(), table, e.scn().value(), guard(e.scn().value(), position));
       log.info("phoenix: TRUNCATE of {} at SCN {} (partition {}): {} rows removed", table.view(),
           Long.toUnsignedString(e.scn().value()), partition, removed);
       return removed;
@@ -126,7 +139,7 @@ final class PhoenixApplier implements BatchHandler {
         throw new UnsupportedChangeException(e.op() + " on " + e.schema().qualifiedName() + " (no primary key) at SCN "
             + e.scn() + ": a keyless table is append-only in Phoenix (README.md)");
       }
-      PreparedStatement ps = prepared(c, statements, table.keylessSql());
+      PreparedStatement ps = session.prepared(table.keylessSql());
       table.bindKeyless(ps, e.after(), e.scn().value(), partition, position);
       ps.execute();
       return 1;
@@ -134,13 +147,13 @@ final class PhoenixApplier implements BatchHandler {
     BigDecimal guard = guard(e.scn().value(), position);
     int written = 0;
     if (e.op() == Operation.DELETE || e.op() == Operation.UPDATE && !sameKey(e)) {
-      PreparedStatement ps = prepared(c, statements, table.tombstoneSql());
+      PreparedStatement ps = session.prepared(table.tombstoneSql());
       table.bindTombstone(ps, e.before(), guard);
       ps.execute();
       written++;
     }
     if (e.after() != null) {
-      PreparedStatement ps = prepared(c, statements, table.upsertSql());
+      PreparedStatement ps = session.prepared(table.upsertSql());
       table.bindUpsert(ps, e.after(), guard);
       ps.execute();
       written++;
@@ -201,26 +214,33 @@ final class PhoenixApplier implements BatchHandler {
       for (String ddl : table.createDdl(family, salt)) {
         s.execute(ddl);
       }
-      for (String ddl : table.addColumnDdl()) {
-        s.execute(ddl);
+      String alter = table.addColumnDdl(columns(c, table));
+      if (alter != null) {
+        s.execute(alter);
       }
     } catch (SQLException e) {
       throw new SQLException("cannot create the Phoenix table of " + schema.qualifiedName() + ": " + e.getMessage(),
           e.getSQLState(), e.getErrorCode(), e);
     }
+    sessions.invalidate(); // kept connections may hold the table's definition from before this DDL
     log.info("phoenix: table {} ready (schema {})", table.view(), schema.id());
     tables.put(schema.id(), table);
     return table;
   }
 
-  private static PreparedStatement prepared(Connection c, Map<String, PreparedStatement> statements, String sql)
-      throws SQLException {
-    PreparedStatement ps = statements.get(sql);
-    if (ps == null) {
-      ps = c.prepareStatement(sql);
-      statements.put(sql, ps);
+  /** The columns the base table has now, read from Phoenix's catalog (not the client's cache of it). */
+  private static Set<String> columns(Connection c, GuardedTable table) throws SQLException {
+    Set<String> names = new HashSet<>();
+    // LIKE patterns: '_' in a name matches any character, so the rows are filtered by the exact names
+    try (ResultSet rs = c.getMetaData().getColumns(null, table.baseSchemaName(), table.baseTableName(), null)) {
+      while (rs.next()) {
+        if (table.baseSchemaName().equals(rs.getString("TABLE_SCHEM"))
+            && table.baseTableName().equals(rs.getString("TABLE_NAME"))) {
+          names.add(rs.getString("COLUMN_NAME"));
+        }
+      }
     }
-    return ps;
+    return names;
   }
 
   @Override

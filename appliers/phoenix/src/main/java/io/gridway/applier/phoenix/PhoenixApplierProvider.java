@@ -71,6 +71,8 @@ public final class PhoenixApplierProvider implements ApplierProvider<PhoenixTarg
 
       @Override
       public void close() {
+        applier.close();
+        store.close();
         if (opened != null) {
           opened.close();
         }

@@ -28,12 +28,20 @@ import java.util.List;
 final class PhoenixCheckpointStore implements CheckpointStore {
   private static final String TABLE = "\"gridway_phoenix_checkpoint\"";
   private static final String SEQUENCE = "\"gridway_phoenix_generation\"";
+  private static final String WRITE = "UPSERT INTO " + TABLE + " (\"group\", \"partition\", \"claimed\", \"generation\","
+      + " \"positions\", \"updated\") VALUES (?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE"
+      + " \"positions\" = CASE WHEN \"claimed\" <= ? THEN ? ELSE \"positions\" END,"
+      + " \"updated\" = CASE WHEN \"claimed\" <= ? THEN ? ELSE \"updated\" END,"
+      + " \"generation\" = CASE WHEN \"claimed\" <= ? THEN ? ELSE \"generation\" END";
+  private static final String CLAIMED = "SELECT \"claimed\" FROM " + TABLE + " WHERE \"group\" = ? AND \"partition\" = ?";
 
   private final PhoenixConnections connections;
+  private final KeptConnections writers;
   private final Clock clock;
 
   PhoenixCheckpointStore(PhoenixConnections connections, Clock clock) {
     this.connections = connections;
+    this.writers = new KeptConnections(connections, true);
     this.clock = clock;
     try (Connection c = connections.open(); Statement s = c.createStatement()) {
       s.execute("CREATE TABLE IF NOT EXISTS " + TABLE + " (\"group\" VARCHAR NOT NULL, \"partition\" INTEGER NOT NULL,"
@@ -110,50 +118,52 @@ final class PhoenixCheckpointStore implements CheckpointStore {
           .append(Long.toUnsignedString(cp.scn().value()));
     }
     long generation = first.generation();
-    try (Connection c = connections.open()) {
-      c.setAutoCommit(true);
-      try (PreparedStatement ps = c.prepareStatement("UPSERT INTO " + TABLE + " (\"group\", \"partition\", \"claimed\","
-          + " \"generation\", \"positions\", \"updated\") VALUES (?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE"
-          + " \"positions\" = CASE WHEN \"claimed\" <= ? THEN ? ELSE \"positions\" END,"
-          + " \"updated\" = CASE WHEN \"claimed\" <= ? THEN ? ELSE \"updated\" END,"
-          + " \"generation\" = CASE WHEN \"claimed\" <= ? THEN ? ELSE \"generation\" END")) {
-        Timestamp now = Timestamp.from(first.updated());
-        ps.setString(1, first.group());
-        ps.setInt(2, first.partition());
-        ps.setLong(3, generation);
-        ps.setLong(4, generation);
-        ps.setString(5, positions.toString());
-        ps.setTimestamp(6, now);
-        ps.setLong(7, generation);
-        ps.setString(8, positions.toString());
-        ps.setLong(9, generation);
-        ps.setTimestamp(10, now);
-        ps.setLong(11, generation);
-        ps.setLong(12, generation);
-        ps.execute();
-      }
-      long claimed = claimed(c, first.group(), first.partition());
+    // one per batch: on a kept connection with its statements prepared (KeptConnections says why)
+    KeptConnections.Session session = null;
+    try {
+      session = writers.borrow();
+      PreparedStatement ps = session.prepared(WRITE);
+      Timestamp now = Timestamp.from(first.updated());
+      ps.setString(1, first.group());
+      ps.setInt(2, first.partition());
+      ps.setLong(3, generation);
+      ps.setLong(4, generation);
+      ps.setString(5, positions.toString());
+      ps.setTimestamp(6, now);
+      ps.setLong(7, generation);
+      ps.setString(8, positions.toString());
+      ps.setLong(9, generation);
+      ps.setTimestamp(10, now);
+      ps.setLong(11, generation);
+      ps.setLong(12, generation);
+      ps.execute();
+      long claimed = claimed(session.prepared(CLAIMED), first.group(), first.partition());
+      writers.release(session);
+      session = null;
       if (claimed > generation) {
         throw new CheckpointFencedException(first.group(), first.partition(), generation, claimed);
       }
     } catch (SQLException e) {
       throw new CheckpointException("cannot write checkpoints of " + first.group() + "/" + first.partition() + ": "
           + e.getMessage(), e);
-    }
-  }
-
-  private static long claimed(Connection c, String group, int partition) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("SELECT \"claimed\" FROM " + TABLE
-        + " WHERE \"group\" = ? AND \"partition\" = ?")) {
-      ps.setString(1, group);
-      ps.setInt(2, partition);
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? rs.getLong(1) : 0;
+    } finally {
+      if (session != null) {
+        writers.discard(session);
       }
     }
   }
 
-  /** The connections belong to the service. */
+  private static long claimed(PreparedStatement ps, String group, int partition) throws SQLException {
+    ps.setString(1, group);
+    ps.setInt(2, partition);
+    try (ResultSet rs = ps.executeQuery()) {
+      return rs.next() ? rs.getLong(1) : 0;
+    }
+  }
+
+  /** Closes the connections kept for writes. */
   @Override
-  public void close() {}
+  public void close() {
+    writers.close();
+  }
 }
