@@ -60,7 +60,10 @@ class IdleSourceSnapshotIT {
             .table("b", "SELECT k1, k2, v FROM b", "SELECT k1, k2, v FROM \"" + db + "\".b")
             .awaitMatches(Duration.ofSeconds(60));
         int rotations = binaryLogs(source) - logsBefore;
-        assertThat(rotations).as("binlog rotations for 132 chunks of an idle source").isBetween(2, 3);
+        // 132 chunks need three high watermarks of 63. A rotation gives a new one, and so may MariaDB's own
+        // Binlog_checkpoint event, which it writes into the new file once the old one's transactions are durable: later
+        // than the rotation, on a busy machine after the next chunks were read. So one rotation can be enough.
+        assertThat(rotations).as("binlog rotations for 132 chunks of an idle source").isBetween(1, 3);
         System.out.printf("idle source: 132 chunks, %d binlog rotations%n", rotations);
       }
     }
