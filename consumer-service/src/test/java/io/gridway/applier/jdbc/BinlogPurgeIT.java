@@ -23,28 +23,32 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The source's binlog purged past the relay's position: under a live {@link OutageWorkload}, with the consumer
- * applying exactly once into PostgreSQL, the target first matches the source ({@link FaultRig#verifier()}); then the
- * relay stops after a seeded number of transactions more, the writer goes on, and the source rotates and purges its
- * binlog. The restarted relay (resuming from its position file) must halt clearly — one ERROR line naming the source,
- * the file and the position, {@code /health/ready} 503 with the source HALTED — and must not resume later in the log:
- * restarted again (once, 20 times under {@code -Pchaos}) while the writer keeps writing, it halts each time and the target
- * gains nothing. At the end the target's keyless table is exactly the source's up to the last transaction the relay
- * read: nothing lost before the purge, nothing from after it.
+ * applying exactly once into PostgreSQL, the target first matches the source ({@link FaultRig#verifier()}). Then, each
+ * round (one, 20 under {@code -Pchaos}): the relay stops after a seeded number of transactions more, the writer goes
+ * on, and the source rotates and purges its binlog. The restarted relay (resuming from its position file) must halt
+ * clearly — one ERROR line naming the source, the file and the position, {@code /health/ready} 503 with the source
+ * HALTED — and must not resume later in the log: restarted again while the writer keeps writing, it halts again and
+ * the target gains nothing; its keyless table is exactly the source's up to the last transaction the relay read.
+ * Then the documented way on (docs/bootstrap.md §5.2): the relay's position file moved aside and the relay started from
+ * {@code earliest}; the consumer, whose checkpoint lies before the relay's new floor, re-seeds with {@code onEvicted:
+ * snapshot} — in the first round after the operator restarted it with that setting (it ran with the default {@code
+ * stop}), later by itself — and the target ends equal to the source.
  */
-@Timeout(600)
+@Timeout(1800)
 class BinlogPurgeIT {
+  private static final String RESEEDING = "onEvicted: snapshot — re-seeding";
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   @Test
-  void aPurgedPositionHaltsTheRelayClearlyAndItNeverResumesLaterInTheLog() throws Exception {
-    int restarts = FaultRig.rounds(1);
+  void aPurgedPositionHaltsTheRelayClearlyItNeverResumesLaterInTheLogAndAReSeedIsTheWayOn() throws Exception {
+    int rounds = FaultRig.rounds(1);
     long started = System.nanoTime();
     Logger fetcherLog = (Logger) LoggerFactory.getLogger("io.gridway.fetcher.mysql.MysqlBinlogFetcher");
     ListAppender<ILoggingEvent> lines = new ListAppender<>();
     lines.start();
     fetcherLog.addAppender(lines);
     try (FaultRig rig = new FaultRig("binlog_purge", new FaultRig.Setup(true, FaultTarget.Kind.SHARED_POSTGRES, true))) {
-      rig.startConsumer(rig.relayUri(), rig.targetUrl(rig.target.port()), "");
+      rig.startConsumer(rig.relayUri(), rig.targetUrl(rig.target.port()), ""); // onEvicted: stop, the default
       rig.writer.start();
       rig.writer.allow(100);
       awaitWritten(rig);
@@ -53,52 +57,92 @@ class BinlogPurgeIT {
           .until(() -> rig.targetAuditRows() >= written);
       rig.verifier().awaitMatches(Duration.ofSeconds(60));
 
-      // Kill point: the relay stops mid-load, a seeded number of transactions into the next 150.
-      rig.writer.allow(150);
-      long stopAt = rig.writer.transactions() + 10 + rig.random.nextInt(100);
-      await("the relay's stop point").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(2))
-          .until(() -> rig.writer.transactions() >= stopAt);
-      rig.stopRelay();
-      awaitWritten(rig);
-      String purgedTo = purgeBinlogs(rig);
-      long applied = settledAuditRows(rig);
-
       long halted = 0;
-      for (int restart = 0; restart <= restarts; restart++) {
-        int errorsBefore = errors(lines).size();
-        long begin = System.nanoTime();
-        rig.restartRelay();
-        rig.writer.allow(20); // later transactions, in the binlog the relay must not skip to
-        await("restart " + restart + ": halted and not ready").atMost(Duration.ofSeconds(60))
-            .pollInterval(Duration.ofMillis(50)).until(() -> ready(rig).statusCode() == 503
-                && ready(rig).body().contains("\"HALTED\"") && errors(lines).size() > errorsBefore);
-        halted = Math.max(halted, (System.nanoTime() - begin) / 1_000_000);
-        List<String> errors = errors(lines);
-        String error = errors.get(errors.size() - 1);
-        assertThat(errors).as("one ERROR line per halt").hasSize(errorsBefore + 1);
-        assertThat(error).contains("relay source src", "mariadb-bin.", "has been purged",
-            "the oldest binlog file available is " + purgedTo, rig.source.host() + ":" + rig.source.port());
-        assertThat(error).as("names the position").containsPattern("binlog position mariadb-bin\\.\\d+:\\d+ ");
+      long reseeded = 0;
+      String firstConsumer = "";
+      for (int round = 0; round < rounds; round++) {
+        // Kill point: the relay stops mid-load, a seeded number of transactions into the next 150.
+        rig.writer.allow(150);
+        long stopAt = rig.writer.transactions() + 10 + rig.random.nextInt(100);
+        await("round " + round + ": the relay's stop point").atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofMillis(2)).until(() -> rig.writer.transactions() >= stopAt);
+        rig.stopRelay();
         awaitWritten(rig);
-      }
-      await("the target gains nothing from after the purge").during(Duration.ofSeconds(2))
-          .atMost(Duration.ofSeconds(10)).until(() -> rig.targetAuditRows() == applied);
-      assertThat(rig.sourceAuditRows()).as("the source went on").isGreaterThan(applied);
+        String purgedTo = purgeBinlogs(rig);
+        long applied = settledAuditRows(rig);
 
-      // Exactly the source's keyless rows up to the last one the target has: none lost, none twice, no gap.
-      long last = Long.parseLong(SqlRows.of(rig.target.connect(), "SELECT max(seq) FROM " + rig.target.table("audit"))
-          .get(0));
-      assertThat(SqlRows.of(rig.target.connect(), "SELECT seq FROM " + rig.target.table("audit") + " ORDER BY applied"))
-          .isEqualTo(SqlRows.of(rig.source.connect(rig.database), "SELECT seq FROM audit WHERE seq <= " + last
-              + " ORDER BY seq"));
+        for (int restart = 0; restart < 2; restart++) {
+          int errorsBefore = errors(lines).size();
+          long begin = System.nanoTime();
+          rig.restartRelay();
+          rig.writer.allow(20); // later transactions, in the binlog the relay must not skip to
+          await("round " + round + ", restart " + restart + ": halted and not ready").atMost(Duration.ofSeconds(60))
+              .pollInterval(Duration.ofMillis(50)).until(() -> ready(rig).statusCode() == 503
+                  && ready(rig).body().contains("\"HALTED\"") && errors(lines).size() > errorsBefore);
+          halted = Math.max(halted, (System.nanoTime() - begin) / 1_000_000);
+          List<String> errors = errors(lines);
+          String error = errors.get(errors.size() - 1);
+          assertThat(errors).as("one ERROR line per halt").hasSize(errorsBefore + 1);
+          assertThat(error).contains("relay source src", "mariadb-bin.", "has been purged",
+              "the oldest binlog file available is " + purgedTo, rig.source.host() + ":" + rig.source.port());
+          assertThat(error).as("names the position").containsPattern("binlog position mariadb-bin\\.\\d+:\\d+ ");
+          awaitWritten(rig);
+        }
+        // Also while a consumer with onEvicted: snapshot (rounds after the first) asks the halted relay for chunks.
+        await("round " + round + ": the target gains nothing from after the purge").during(Duration.ofSeconds(2))
+            .atMost(Duration.ofSeconds(10)).until(() -> rig.targetAuditRows() == applied);
+        assertThat(rig.sourceAuditRows()).as("the source went on").isGreaterThan(applied);
+        // Exactly the source's keyless rows up to the last one the target has: none lost, none twice, no gap.
+        long last = Long.parseLong(SqlRows.of(rig.target.connect(), "SELECT max(seq) FROM " + rig.target.table("audit"))
+            .get(0));
+        assertThat(SqlRows.of(rig.target.connect(), "SELECT seq FROM " + rig.target.table("audit") + " ORDER BY applied"))
+            .isEqualTo(SqlRows.of(rig.source.connect(rig.database), "SELECT seq FROM audit WHERE seq <= " + last
+                + " ORDER BY seq"));
+
+        // The way on, as the ERROR line says: the position file moved aside, the relay started from 'earliest'.
+        if (round == 0) {
+          Process first = rig.consumer(); // evicted with onEvicted: stop it has exited 2; else it waits on 410
+          firstConsumer = first.isAlive() ? "waiting" : "exited " + first.exitValue();
+          first.destroyForcibly().waitFor();
+        }
+        long begin = System.nanoTime();
+        rig.restartRelayAfterPurge("earliest");
+        await("round " + round + ": the relay is ready again").atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofMillis(50)).until(() -> ready(rig).statusCode() == 200);
+        if (round == 0) {
+          String db = rig.database;
+          rig.startConsumer(rig.relayUri(), rig.targetUrl(rig.target.port()), "", """
+              partitions: [0]
+                onEvicted: snapshot
+                snapshot: {tables: [%s.accounts, %s.orders, %s.order_lines, %s.audit], chunkRows: 200}"""
+              .formatted(db, db, db, db), "");
+        }
+        rig.writer.allow(100); // writes during the re-seed and after it
+        awaitWritten(rig);
+        rig.verifier().awaitMatches(Duration.ofSeconds(180));
+        reseeded = Math.max(reseeded, (System.nanoTime() - begin) / 1_000_000);
+        assertThat(rig.consumer().isAlive()).as(rig.consumerOutput()).isTrue();
+      }
+      assertThat(occurrences(rig.consumerOutput(), RESEEDING)).as("a re-seed each round").isGreaterThanOrEqualTo(rounds);
       rig.writer.finish();
-      System.out.printf("reliability | source binlog purged past the relay's position | %d | 0 | 0 | halts (ERROR,"
-              + " not ready) within %.1f s of each start; never resumes | %d of %d source transactions applied, seed"
-              + " %d, %.1f s in all%n", restarts + 1, halted / 1000.0, applied, rig.writer.transactions(), rig.seed,
-          (System.nanoTime() - started) / 1e9);
+      rig.verifier().awaitMatches(Duration.ofSeconds(120));
+      System.out.printf("reliability | source binlog purged past the relay's position, then re-seeded | %d | 0 | 0 |"
+              + " halts (ERROR, not ready) within %.1f s of each start, never resumes; after the re-seed (relay from"
+              + " earliest, onEvicted: snapshot) equal within %.1f s of the relay's start | %d relay starts, %d re-seeds,"
+              + " first consumer (onEvicted: stop) %s, %d source transactions, seed %d, %.1f s in all%n", rounds,
+          halted / 1000.0, reseeded / 1000.0, rounds * 3, occurrences(rig.consumerOutput(), RESEEDING),
+          firstConsumer, rig.writer.transactions(), rig.seed, (System.nanoTime() - started) / 1e9);
     } finally {
       fetcherLog.detachAppender(lines);
     }
+  }
+
+  private static int occurrences(String text, String what) {
+    int n = 0;
+    for (int at = text.indexOf(what); at >= 0; at = text.indexOf(what, at + 1)) {
+      n++;
+    }
+    return n;
   }
 
   /** The target's keyless rows once the consumer has applied all it received (the count stays put for 1 s). */

@@ -204,6 +204,22 @@ final class FaultRig implements AutoCloseable {
   }
 
   /**
+   * What the operator does once the source has purged the binlog past a relay's position (the relay's ERROR line says
+   * so): moves the relay's position file aside and starts it from {@code start} ({@code earliest} or {@code end}) on the
+   * same port and with the same position file setting, kept for later restarts. A consumer whose checkpoint lies
+   * before the new start is then answered 410 and, with {@code onEvicted: snapshot}, re-seeds.
+   */
+  Relay restartRelayAfterPurge(String start) throws Exception {
+    stopRelay();
+    Path position = dir.resolve("relay.position");
+    if (Files.exists(position)) {
+      Files.move(position, dir.resolve("relay.position.purged"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+    relayYaml = relayYaml(relayPositionFile, start, source.port());
+    return restartRelay();
+  }
+
+  /**
    * Starts a new relay, as set up, that reads the source through {@code sourcePort} (a proxy's port on the source's
    * host), and keeps it for later restarts. Before any transaction reached the target, so that it makes no gap.
    */
