@@ -74,7 +74,8 @@ class AdminBrowserIT {
     try {
       browser = LAUNCHING.join();
     } catch (CompletionException e) {
-      throw new IllegalStateException("cannot start chromium through /usr/bin/chromedriver", e.getCause());
+      throw new IllegalStateException("cannot start chromium through /usr/bin/chromedriver (Debian's chromium and chromium-driver packages;"
+          + " .ci/run installs them: apt-get install -y chromium chromium-driver)", e.getCause());
     }
     Files.createDirectories(SHOTS);
   }

@@ -85,6 +85,8 @@ final class FaultRig implements AutoCloseable {
   private final java.util.Map<String, Integer> metricsPorts = new java.util.HashMap<>();
   private final java.util.Map<String, String> metricsHosts = new java.util.HashMap<>();
   private String metricsHost = "127.0.0.1";
+  /** More keys of the consumers' {@code applier.jdbc}, each after ", ". */
+  private String applierKeys = "";
 
   FaultRig(String name) throws Exception {
     this(name, Setup.LINKS);
@@ -166,6 +168,15 @@ final class FaultRig implements AutoCloseable {
         100_000 + random.nextInt(1_000_000), start, database,
         positionFile ? "positionFile: " + dir.resolve("relay.position") + "\npositionFlush: 50ms" : "")
         .replace("%", "%%") + "http: {port: %d, ioThreads: 1, shutdownGrace: 0s, stream: {heartbeat: 200ms}}\n";
+  }
+
+  /**
+   * Makes the consumers started from now on have the target end a transaction of theirs left idle for {@code timeout}
+   * ({@code applier.jdbc.idleTransactionTimeout}, default 30 s): how long a cut-off owner's open transaction keeps the
+   * locks its successor waits on.
+   */
+  void targetIdleTransactionTimeout(Duration timeout) {
+    applierKeys = ", idleTransactionTimeout: " + timeout.toSeconds() + "s";
   }
 
   /** The running relay (replaced by {@link #restartRelay}). */
@@ -315,10 +326,10 @@ final class FaultRig implements AutoCloseable {
           retry: {backoff: 100ms, maxBackoff: 1s}
         applier:
           type: jdbc
-          jdbc: {url: "%s", user: %s, passwordEnv: FAULT_TARGET_PASSWORD, schemaChange: stop}
+          jdbc: {url: "%s", user: %s, passwordEnv: FAULT_TARGET_PASSWORD, schemaChange: stop%s}
         http: {host: %s, port: 0}
         %s
-        """.formatted(relayUri, consumerYaml, extraPullYaml, targetUrl, target.user(),
+        """.formatted(relayUri, consumerYaml, extraPullYaml, targetUrl, target.user(), applierKeys,
         ns == null ? "127.0.0.1" : ns.address(), topYaml));
     Path log = dir.resolve(name + ".log");
     long before = Files.exists(log) ? Files.size(log) : 0;
