@@ -162,11 +162,14 @@ final class PhoenixSide implements AutoCloseable {
     return null;
   }
 
-  /** {@code mvnw -B -q -pl appliers/phoenix -am -Pphoenix-addon,phoenix-bench package -DskipTests} (about a minute). */
+  /**
+   * {@code mvnw -B -q -pl appliers/phoenix -am -Pphoenix-addon,phoenix-bench package -DskipTests} (about a minute). Not
+   * offline: on a machine that has never built the add-on, Maven fetches the Phoenix client (~150 MB) once.
+   */
   private static void build(Path module, Path log) throws IOException, InterruptedException {
     Path root = module.getParent().getParent();
     System.err.println("building appliers/phoenix and its add-on (log " + log + ") ...");
-    Process maven = new ProcessBuilder(root.resolve("mvnw").toString(), "-B", "-o", "-q", "-pl", "appliers/phoenix", "-am",
+    Process maven = new ProcessBuilder(root.resolve("mvnw").toString(), "-B", "-q", "-pl", "appliers/phoenix", "-am",
         "-Pphoenix-addon,phoenix-bench", "package", "-DskipTests").directory(root.toFile()).redirectErrorStream(true)
         .redirectOutput(log.toFile()).start();
     if (!maven.waitFor(20, TimeUnit.MINUTES) || maven.exitValue() != 0) {
