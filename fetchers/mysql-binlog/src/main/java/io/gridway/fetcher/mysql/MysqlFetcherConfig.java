@@ -95,7 +95,13 @@ public record MysqlFetcherConfig(
       throw new IllegalArgumentException("serverId " + serverId + " out of range 1..4294967295");
     }
     start = start == null ? "end" : start;
-    StartPosition.parse(start); // rejects a malformed position now, not at the first connect
+    StartPosition parsedStart = StartPosition.parse(start); // rejects a malformed position now, not at the first connect
+    if (hosts.size() > 1 && parsedStart.kind() == StartPosition.Kind.FILE) {
+      // A file:offset names one server's binlog; if that server is gone before the first start has turned it into a
+      // GTID position, the next primary would be read from the same file name and offset in its own, different files.
+      throw new IllegalArgumentException("start: " + start + " is a position in one server's binlog files; with several"
+          + " hosts start at end, earliest or gtid:<domain>-<server>-<sequence> (docs/scn.md)");
+    }
     heartbeatInterval = nonNegative(heartbeatInterval == null ? DEFAULT_HEARTBEAT : heartbeatInterval, "heartbeatInterval");
     connectTimeout = connectTimeout == null ? DEFAULT_CONNECT_TIMEOUT : connectTimeout;
     if (connectTimeout.isNegative() || connectTimeout.isZero()) {

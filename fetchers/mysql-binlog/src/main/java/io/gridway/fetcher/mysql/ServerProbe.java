@@ -108,8 +108,12 @@ final class ServerProbe {
     return new ResumePoint(file, offset, gtid);
   }
 
-  /** MariaDB's GTID position at a binlog offset, or "" when the server cannot say. */
-  private static String gtidAt(Connection c, String file, long offset) {
+  /**
+   * MariaDB's GTID position at a binlog offset, or "" when the server cannot say. A lost connection is thrown, not
+   * taken for "cannot say": with {@code scn: gtid} a first start without its GTID position could not follow a primary
+   * switch (the server died under this query in a primary-switch test).
+   */
+  private static String gtidAt(Connection c, String file, long offset) throws SQLException {
     try (PreparedStatement p = c.prepareStatement("SELECT BINLOG_GTID_POS(?, ?)")) {
       p.setString(1, file);
       p.setLong(2, offset);
@@ -117,6 +121,10 @@ final class ServerProbe {
         return rs.next() ? nullToEmpty(rs.getString(1)) : "";
       }
     } catch (SQLException e) {
+      if (e instanceof java.sql.SQLNonTransientConnectionException || e instanceof java.sql.SQLTransientConnectionException
+          || (e.getSQLState() != null && e.getSQLState().startsWith("08"))) {
+        throw e;
+      }
       return "";
     }
   }

@@ -42,6 +42,11 @@ class ScnConfigTest {
     assertThat(reason(BASE + "host: db1\nhosts: [db1, db2]\nscn: gtid\n")).isEqualTo("set host (and port) or hosts, not both");
     assertThat(reason(BASE + "hosts: [db1, 'db1:3306']\nscn: gtid\n")).contains("hosts[1]: db1:3306 is listed twice");
     assertThat(reason(BASE + "hosts: [db1, 'db2:x']\nscn: gtid\n")).contains("hosts[1]: the port in 'db2:x' is not a number");
+    assertThat(reason(BASE + "hosts: [db1, db2]\nscn: gtid\nstart: mariadb-bin.000042:1234\n"))
+        .contains("start: mariadb-bin.000042:1234 is a position in one server's binlog files")
+        .contains("start at end, earliest or gtid:");
+    assertThat(parse(BASE + "host: db1\nscn: gtid\nstart: mariadb-bin.000042:1234\n").start())
+        .as("one host: the file is that server's").isEqualTo("mariadb-bin.000042:1234");
     assertThat(reason(BASE + "hosts: [':3306']\nscn: gtid\n")).contains("hosts[0]").contains("names no host");
     assertThat(reason(BASE + "host: db1\ngtidDomain: 1\n")).isEqualTo("gtidDomain: only with scn: gtid");
     assertThat(reason(BASE + "host: db1\nscn: lsn\n")).contains("lsn");
