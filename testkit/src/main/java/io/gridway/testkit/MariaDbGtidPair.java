@@ -108,9 +108,25 @@ public final class MariaDbGtidPair implements AutoCloseable {
    */
   public void switchPrimary() throws SQLException {
     Roles before = roles;
-    before.primary().execute("", "SET GLOBAL read_only = ON");
-    awaitReplicaCaughtUp();
-    before.primary().kill();
+    // read_only alone let one more commit through now and then (a commit in flight, or a client with SUPER, which
+    // read_only does not stop): the primary logged a transaction after the position the replica was waited to, the
+    // promoted replica lacked it, and the killed server could not rejoin ("diverged"). The global read lock, held on
+    // this connection until the kill, waits for commits in flight and blocks every later one.
+    Connection lock = before.primary().connect("");
+    try {
+      try (Statement s = lock.createStatement()) {
+        s.execute("SET GLOBAL read_only = ON");
+        s.execute("FLUSH TABLES WITH READ LOCK");
+      }
+      awaitReplicaCaughtUp();
+      before.primary().kill();
+    } finally {
+      try {
+        lock.close();
+      } catch (SQLException gone) {
+        // the server was killed under it
+      }
+    }
     promoteReplica();
     roles = new Roles(before.replica(), before.primary());
   }
