@@ -43,18 +43,41 @@ final class SnapshotValues {
     Object value = switch (c.type()) {
       case TINYINT, SMALLINT, MEDIUMINT, INT, YEAR -> rs.getLong(i);
       case BIGINT -> c.unsigned() ? unsignedBigint(rs.getBigDecimal(i)) : (Object) rs.getLong(i);
-      case BIT -> rs.getBigDecimal(i) == null ? null : rs.getBigDecimal(i).longValue();
-      case DECIMAL -> rs.getBigDecimal(i) == null ? null : rs.getBigDecimal(i).setScale(c.scale());
+      case BIT -> bitValue(rs.getBigDecimal(i));
+      case DECIMAL -> decimal(rs.getBigDecimal(i), c.scale());
       case FLOAT -> rs.getFloat(i);
       case DOUBLE -> rs.getDouble(i);
       case CHAR, VARCHAR, TEXT, ENUM, SET, JSON -> rs.getString(i);
-      case BINARY, VARBINARY, BLOB, GEOMETRY -> rs.getBytes(i) == null ? null : Bytes.wrap(rs.getBytes(i));
-      case DATE -> rs.getString(i) == null ? null : date(rs.getString(i));
-      case DATETIME -> rs.getString(i) == null ? null : dateTime(rs.getString(i), ColumnType.DATETIME);
-      case TIMESTAMP -> rs.getString(i) == null ? null : timestamp(rs.getString(i));
-      case TIME -> rs.getString(i) == null ? null : time(rs.getString(i));
+      case BINARY, VARBINARY, BLOB, GEOMETRY -> bytes(rs.getBytes(i));
+      case DATE, DATETIME, TIMESTAMP, TIME -> temporal(rs.getString(i), c.type());
     };
     return rs.wasNull() ? null : value;
+  }
+
+  // each column is fetched once: the driver parses the text again on every getter call
+
+  private static Object bitValue(BigDecimal value) {
+    return value == null ? null : value.longValue();
+  }
+
+  private static Object decimal(BigDecimal value, int scale) {
+    return value == null ? null : value.setScale(scale);
+  }
+
+  private static Object bytes(byte[] value) {
+    return value == null ? null : Bytes.wrap(value);
+  }
+
+  private static Object temporal(String text, ColumnType type) {
+    if (text == null) {
+      return null;
+    }
+    return switch (type) {
+      case DATE -> date(text);
+      case DATETIME -> dateTime(text, ColumnType.DATETIME);
+      case TIMESTAMP -> timestamp(text);
+      default -> time(text);
+    };
   }
 
   private static Object unsignedBigint(BigDecimal value) {
