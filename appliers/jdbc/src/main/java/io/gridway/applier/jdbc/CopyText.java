@@ -7,9 +7,12 @@ import io.gridway.core.event.Utf8Text;
 import io.gridway.core.event.ZeroDate;
 import io.gridway.core.schema.Column;
 import io.gridway.core.schema.TableSchema;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -32,6 +35,9 @@ import java.util.Arrays;
 final class CopyText {
   private static final byte[] NULL = {'\\', 'N'};
   private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final long ONES = 0x0101_0101_0101_0101L;
+  private static final long HIGH_BITS = 0x8080_8080_8080_8080L;
 
   private byte[] buf = new byte[1 << 16];
   private int size;
@@ -185,7 +191,18 @@ final class CopyText {
 
   /** Keeps {@code buf[from, end)} (just written) as it is when nothing in it needs an escape; false on a NUL. */
   private boolean escapedInPlace(int from, int end) {
-    for (int i = from; i < end; i++) {
+    int i = from;
+    // Eight bytes a step while none is below 0x0E or a backslash (every byte that needs an escape is one of those):
+    // the byte-by-byte scan was a quarter of a snapshot consumer's CPU. A word that has one goes to the exact loop.
+    while (end - i >= 8) {
+      long w = (long) LONGS.get(buf, i);
+      long backslashes = w ^ (ONES * '\\');
+      if (((((w - ONES * 0x0E) & ~w) | ((backslashes - ONES) & ~backslashes)) & HIGH_BITS) != 0) {
+        break;
+      }
+      i += 8;
+    }
+    for (; i < end; i++) {
       byte b = buf[i];
       if (b == '\\' || b == '\t' || b == '\n' || b == '\r' || b == 0) {
         return escapeFrom(i, end);
