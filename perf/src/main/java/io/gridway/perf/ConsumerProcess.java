@@ -44,12 +44,18 @@ final class ConsumerProcess implements AutoCloseable {
     if (latencyColumn != null) {
       args.addAll(List.of("--latency-column", latencyColumn));
     }
+    return new ConsumerProcess(Jvm.start(heap, withProfilingOptions(jvmOptions), PerfConsumerMain.class.getName(), args),
+        log);
+  }
+
+  /** {@code jvmOptions} and then those of {@link #OPTIONS_ENV}: every consumer JVM a run starts takes them. */
+  static List<String> withProfilingOptions(List<String> jvmOptions) {
     List<String> options = new ArrayList<>(jvmOptions);
     String extra = System.getenv(OPTIONS_ENV);
     if (extra != null && !extra.isBlank()) {
       options.addAll(List.of(extra.trim().split("\\s+")));
     }
-    return new ConsumerProcess(Jvm.start(heap, options, PerfConsumerMain.class.getName(), args), log);
+    return options;
   }
 
   /** Extra options of every consumer JVM, split on spaces: the consumers' profiling hook, as {@link RelayProcess#OPTIONS_ENV}. */

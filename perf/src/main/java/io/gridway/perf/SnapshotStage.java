@@ -128,7 +128,8 @@ final class SnapshotStage {
       Path yaml = context.dir().resolve(name + "-consumer.yaml");
       Files.writeString(yaml, consumerYaml(relay.addresses().get(0), target, readAhead));
       Path log = context.dir().resolve(name + "-consumer.log");
-      Process consumer = Jvm.start(context.consumerHeap(), "io.gridway.consumer.service.ConsumerMain",
+      Process consumer = Jvm.start(context.consumerHeap(), ConsumerProcess.withProfilingOptions(List.of()),
+          "io.gridway.consumer.service.ConsumerMain",
           List.of("--config", yaml.toString()));
       Thread pump = new Thread(() -> copy(consumer.getInputStream(), log), "perf-snapshot-log");
       pump.setDaemon(true);
