@@ -177,7 +177,7 @@ public record ConsumerConfig(
    * @param chunkBytes bytes per chunk asked of the relay (default 4MiB; at most 64MiB); a chunk is asked only when
    *     the partition buffer has this much room, which bounds the consumer's memory
    * @param readAhead chunks of a partition that may be read before the earlier ones are applied and their cursor is
-   *     durable (default 1; 1..8): with 2 the relay reads the next chunk while the target applies the last one. A
+   *     durable (default 2; 1..8): with 2 the relay reads the next chunk while the target applies the last one. A
    *     kill -9 repeats at most this many chunks per partition. Bounded in bytes: {@code readAhead × chunkBytes} must
    *     fit {@code pull.bufferBytes}, where the chunks wait
    * @param maxBytesPerSecond the load's rate limit over every partition this consumer process leads, in chunk bytes
@@ -219,7 +219,7 @@ public record ConsumerConfig(
       if (chunkBytes.bytes() < 1 || chunkBytes.bytes() > 64L << 20) {
         throw new IllegalArgumentException("snapshot.chunkBytes: 1B..64MiB, not " + chunkBytes);
       }
-      readAhead = readAhead == null ? 1 : readAhead;
+      readAhead = readAhead == null ? 2 : readAhead;
       if (readAhead < 1 || readAhead > 8) {
         throw new IllegalArgumentException("snapshot.readAhead: 1..8 chunks per partition, not " + readAhead);
       }

@@ -77,7 +77,7 @@ class StartPositionTest {
   @Test
   void theLoadsKnobsAreCheckedAtLoadNamingTheKey() {
     ConsumerConfig.Snapshot defaults = new ConsumerConfig.Snapshot(java.util.List.of("d.t"), null, null);
-    assertThat(defaults.readAhead()).isEqualTo(1);
+    assertThat(defaults.readAhead()).isEqualTo(2);
     assertThat(defaults.throttled()).isFalse();
     assertThatThrownBy(() -> new ConsumerConfig.Snapshot(java.util.List.of("d.t"), null, null, 0, null))
         .hasMessageStartingWith("snapshot.readAhead: 1..8");

@@ -24,7 +24,7 @@ final class SnapshotCommand implements Callable<Integer> {
       description = "targets: postgres and/or mariadb (default ${DEFAULT-VALUE})")
   List<String> targets;
 
-  @Option(names = "--read-ahead", split = ",", defaultValue = "1",
+  @Option(names = "--read-ahead", split = ",", defaultValue = "2",
       description = "the group's snapshot.readAhead, one snapshot run per value after each limit (default ${DEFAULT-VALUE})")
   List<Integer> readAhead;
 

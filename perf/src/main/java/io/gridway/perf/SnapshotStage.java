@@ -38,8 +38,9 @@ final class SnapshotStage {
     this.context = context;
   }
 
+  /** With the consumer's default {@code snapshot.readAhead} (2). */
   static void measure(RunContext context, List<String> targets, Report report) throws Exception {
-    measure(context, targets, List.of(1), report);
+    measure(context, targets, List.of(2), report);
   }
 
   /** As above, one snapshot run per {@code readAhead} value (the group's {@code snapshot.readAhead}) after each limit. */

@@ -84,7 +84,7 @@ class SnapshotControlIT {
       int relayPort = relay.start().getPort();
       Path config = rig.exactlyOnceClusterConsumer(relayPort, pg, target, zk, cluster);
       Files.writeString(config, Files.readString(config).replace("batch: {maxWait: 5ms}",
-          "batch: {maxWait: 5ms}\n  snapshot: {chunkRows: 50}")); // many small chunks
+          "batch: {maxWait: 5ms}\n  snapshot: {chunkRows: 50, readAhead: 1}")); // many small chunks, counted one by one
       SimpleMeterRegistry meters = new SimpleMeterRegistry();
       try (ControllerHost controller = ControllerHost.start(zk, cluster, "ctl");
           ConsumerService service = ConsumerService.create(ConfigLoader.load(config, ServiceConfig.class), meters);
