@@ -101,7 +101,7 @@ public final class Relay implements AutoCloseable {
     SourceMetrics.bindHealth(served, publisher, clock, metrics);
     if (served.snapshots() != null) {
       served.snapshots().bindMetrics(metrics);
-      served.snapshots().awaitProcessed(buffer::processedScn);
+      served.snapshots().awaitProcessed(buffer::processedScn, served::halted);
     }
     this.http = listener.http;
     this.maintenance = Executors.newSingleThreadScheduledExecutor(r -> {

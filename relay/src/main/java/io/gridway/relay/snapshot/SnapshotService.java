@@ -68,6 +68,7 @@ public final class SnapshotService implements AutoCloseable {
   private final Map<String, TableProgress> progress = new ConcurrentHashMap<>();
   private final String source;
   private volatile java.util.function.LongSupplier processedScn = () -> -1L; // unsigned: every SCN
+  private volatile java.util.function.BooleanSupplier halted = () -> false;
   private volatile io.micrometer.core.instrument.MeterRegistry registry;
   private volatile LogMover logMover;
   private volatile TableLister tableLister;
@@ -98,16 +99,19 @@ public final class SnapshotService implements AutoCloseable {
   /**
    * Makes every answer wait until the relay has processed the chunk's high watermark (its fetcher has read the log
    * through H), so an asker holding the chunk finds every window at or below H in the relay, and a heartbeat past H
-   * on its next poll. Up to 30 s, then the chunk is to be read again (503 snapshot-retry).
+   * on its next poll. Up to 30 s, then the chunk is to be read again (503 snapshot-retry). While {@code halted} says the
+   * relay's fetcher has stopped for good (it needs an operator), no chunk is read and none waits: each is 503 at once.
    */
-  public void awaitProcessed(java.util.function.LongSupplier processed) {
+  public void awaitProcessed(java.util.function.LongSupplier processed, java.util.function.BooleanSupplier halted) {
     this.processedScn = processed;
+    this.halted = halted;
   }
 
   private void awaitLog(Scn high, String table) {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     java.util.function.LongSupplier processed = processedScn;
     while (Long.compareUnsigned(processed.getAsLong(), high.value()) < 0) {
+      checkNotHalted(table);
       if (System.nanoTime() > deadline) {
         throw new io.gridway.core.snapshot.ChunkReadException("snapshot of " + table + ": the relay has not read the"
             + " source's log up to the chunk's position " + high + " within 30 s", null);
@@ -118,6 +122,14 @@ public final class SnapshotService implements AutoCloseable {
         Thread.currentThread().interrupt();
         throw new io.gridway.core.snapshot.ChunkReadException("interrupted while waiting for the log", e);
       }
+    }
+  }
+
+  /** A halted fetcher never reads the log up to a chunk's high watermark, so the chunk could never be answered. */
+  private void checkNotHalted(String table) {
+    if (halted.getAsBoolean()) {
+      throw new io.gridway.core.snapshot.ChunkReadException("snapshot of " + table + ": the relay's fetcher has halted"
+          + " (see /v1/sources and the relay's log), so no chunk can be read until an operator restarts it", null);
     }
   }
 
@@ -222,6 +234,7 @@ public final class SnapshotService implements AutoCloseable {
 
   private Answer answer(Query query) {
     String table = query.chunk().database() + "." + query.chunk().table();
+    checkNotHalted(table);
     Chunk chunk = read(query.chunk(), table);
     Scn scn;
     try {
