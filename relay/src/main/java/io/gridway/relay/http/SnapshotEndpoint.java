@@ -117,7 +117,7 @@ final class SnapshotEndpoint {
   private static Encoded encode(SnapshotService.Answer answer, boolean whole) {
     try {
       return new Encoded(answer.window() != null ? frames(answer)
-          : Unpooled.wrappedBuffer(whole ? schemaOnly(answer.schema()) : new byte[0]), null);
+          : whole ? schemaOnly(answer.schema()) : Unpooled.EMPTY_BUFFER, null);
     } catch (RuntimeException e) {
       return new Encoded(null, e);
     }
@@ -196,20 +196,10 @@ final class SnapshotEndpoint {
   }
 
   /** A chunk without rows for the asker but with a key range: the table's SCHEMA frame, which the range needs. */
-  private static byte[] schemaOnly(TableSchema schema) {
-    for (int capacity = 1 << 12; ; capacity *= 4) {
-      ByteBuffer out = ByteBuffer.allocate(capacity);
-      try {
-        new FrameEncoder().writeSchema(schema, out);
-        byte[] bytes = new byte[out.flip().remaining()];
-        out.get(bytes);
-        return bytes;
-      } catch (BufferOverflowException e) {
-        if (capacity > (1 << 24)) {
-          throw e;
-        }
-      }
-    }
+  private static ByteBuf schemaOnly(TableSchema schema) {
+    FrameBuffer out = new FrameBuffer();
+    out.write(b -> new FrameEncoder().writeSchema(schema, b));
+    return out.toByteBuf();
   }
 
   static SnapshotService.Query parse(Map<String, List<String>> parameters, ServedSource source,
