@@ -50,6 +50,7 @@ final class AllCommand implements Callable<Integer> {
     if (options.quick && latency.duration.equals(Duration.ofSeconds(60))) {
       latency.duration = Duration.ofSeconds(10);
     }
+    latency.warmUp = latency.warmUp(options.quick);
     List<String> realTargets = targets.stream().filter(t -> !t.equals("none")).toList();
     for (String t : realTargets) {
       if (!t.equals("postgres") && !t.equals("mariadb") && !t.equals("phoenix")) {
@@ -59,7 +60,8 @@ final class AllCommand implements Callable<Integer> {
     phoenix.validate();
     String command = "gridway perf all" + (options.quick ? " --quick" : "") + (peers ? " --peers" : "") + " --relays " + GridOptions.join(relays())
         + " --consumers " + GridOptions.join(consumers())
-        + " --targets " + GridOptions.join(targets) + " --rate " + (long) latency.rate + " --duration "
+        + " --targets " + GridOptions.join(targets) + " --rate " + (long) latency.rate + " --latency-warmup "
+        + latency.warmUp.toSeconds() + "s --duration "
         + latency.duration.toSeconds() + "s";
     return Session.run(options, grid, command, (context, report) -> {
       for (int repetition = 1; repetition <= options.repeat; repetition++) {

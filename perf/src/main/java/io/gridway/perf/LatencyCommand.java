@@ -29,8 +29,9 @@ final class LatencyCommand implements Callable<Integer> {
     if (options.records == null && !options.quick) {
       options.records = PerfOptions.QUICK_RECORDS; // the load only creates the tables' first rows here
     }
-    return Session.run(options, grid, "gridway perf latency --rate " + latency.rate + " --duration " + latency.duration.toSeconds()
-        + "s --mode " + GridOptions.join(grid.modesOr("long-poll", "stream")) + " --target " + target, (context, report) -> {
+    latency.warmUp = latency.warmUp(options.quick);
+    return Session.run(options, grid, "gridway perf latency --rate " + latency.rate + " --latency-warmup " + latency.warmUp.toSeconds()
+        + "s --duration " + latency.duration.toSeconds() + "s --mode " + GridOptions.join(grid.modesOr("long-poll", "stream")) + " --target " + target, (context, report) -> {
       try (JdbcTarget jdbc = target.equals("null") ? null : JdbcTarget.start(target, context.db().database(), context.workload())) {
         measure(context, grid, latency, jdbc, options.repeat, report);
       }
@@ -45,7 +46,7 @@ final class LatencyCommand implements Callable<Integer> {
       report.add(writer);
       for (String mode : grid.modesOr("long-poll", "stream")) {
         RunResult result = Session.withRatios(Session.attempt(context, "latency",
-            () -> run.run(latency.rate, latency.duration, mode, target)), writer);
+            () -> run.run(latency.rate, latency.warmUp, latency.duration, mode, target)), writer);
         report.add(result);
         if (result.valid() && target == null && latency.rate >= 5_000) {
           report.note(String.format(Locale.ROOT, "latency %s: p99 %.1f ms %s the target (p99 ≤ %.0f ms at 5,000 tx/s to the"
@@ -62,5 +63,5 @@ final class LatencyCommand implements Callable<Integer> {
       + " consumer JVM decodes every event and records apply time − sent_us after the applier returned, in a log-linear"
       + " histogram (≤ 3 % high). It includes the commit, the binlog read, the relay's buffer, the pull (long-poll"
       + " or stream), the consumer's batching (maxWait 5 ms) and the apply. The relay and consumer JVMs start before the"
-      + " writer (start-up excluded), and a warm-up at the same rate (a fifth of the duration, 2 to 10 s) is not recorded. Rate columns: the achieved write rate; CPU: relay + consumer over the run.";
+      + " writer (start-up excluded), and a warm-up at the same rate (`--latency-warmup`, 30 s by default: shorter ones measured the JIT and the source settling) is not recorded. Rate columns: the achieved write rate; CPU: relay + consumer over the run.";
 }

@@ -14,6 +14,27 @@ final class LatencyOptions {
       description = "how long the steady workload runs, e.g. 60s, 2m (default ${DEFAULT-VALUE})")
   Duration duration;
 
+  /**
+   * Not recorded. 30 s because shorter ones measured warm-up, not the grid: with the earlier 6–10 s, the JIT
+   * compilers of the relay and the consumer (starved of CPU by the source's 32 writers) and MariaDB itself were
+   * still settling, and the first 20 s of the recorded window held most of the 100–450 ms episodes (p99 120–190 ms);
+   * after 40 s of warm-up the same run's p99 was 22 ms (perf/RESULTS.md, Latency).
+   */
+  @Option(names = "--latency-warmup", converter = DurationConverter.class,
+      description = "how long the writer runs at the rate before latencies are recorded (default 30s; 2s with --quick)")
+  Duration warmUp;
+
+  /** The warm-up: the option, else 30 s, or 2 s for a smoke run. */
+  Duration warmUp(boolean quick) {
+    if (warmUp != null) {
+      if (warmUp.isNegative()) {
+        throw new IllegalArgumentException("--latency-warmup must not be negative, not " + warmUp);
+      }
+      return warmUp;
+    }
+    return quick ? Duration.ofSeconds(2) : Duration.ofSeconds(30);
+  }
+
   /** "60s", "2m", "500ms" or an ISO-8601 duration. */
   static final class DurationConverter implements ITypeConverter<Duration> {
     @Override

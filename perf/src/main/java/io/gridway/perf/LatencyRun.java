@@ -27,13 +27,13 @@ final class LatencyRun {
     this.nextId = 1_000_000_000_000L; // far above any load's ids
   }
 
-  RunResult run(double rate, Duration duration, String mode, JdbcTarget target) throws Exception {
+  RunResult run(double rate, Duration warmUp, Duration duration, String mode, JdbcTarget target) throws Exception {
     String targetName = target == null ? "null" : target.kind();
     if (target != null) {
       target.reset();
     }
     Workload w = context.workload();
-    String config = String.format(Locale.ROOT, "%,.0f tx/s of 1 row for %d s, %s, %s", rate, duration.toSeconds(), mode,
+    String config = String.format(Locale.ROOT, "%,.0f tx/s of 1 row for %d s after %d s of warm-up, %s, %s", rate, duration.toSeconds(), warmUp.toSeconds(), mode,
         target == null ? "null applier" : "JDBC applier to " + targetName);
     String name = "latency-" + mode + "-" + targetName;
     BinlogPosition from = context.db().position();
@@ -47,14 +47,13 @@ final class LatencyRun {
       }
       // the relay's buffer must hold every row written (warm-up and run: an evicted window makes the run invalid),
       // not the load's: a standalone latency run loads only 3,000 records, and 64 MiB held 36 s of 5,000 tx/s badly
-      long writes = (long) (rate * (warmUp(duration).toNanos() + duration.toNanos()) / 1e9);
+      long writes = (long) (rate * (warmUp.toNanos() + duration.toNanos()) / 1e9);
       Workload sized = new Workload(Math.max(w.records(), writes), w.recordSize(), w.tables(), w.txnSize(), w.writers(),
           w.updates());
       try (RelayFleet relay = RelayFleet.start(context.db(), sized, from, context.dir(), name + "-relay",
           new RelayFleet.Spec(1, 1, context.relayHeap(), ports))) {
         awaitConnected(relay, consumer);
         // warm-up at the same rate (JIT of relay and consumer, connections), not recorded
-        Duration warmUp = warmUp(duration);
         long warmed;
         try (Progress progress = new Progress("latency warm-up " + mode, (long) (rate * warmUp.toNanos() / 1e9), System.err)) {
           warmed = new PacedWriter(context.db(), w).run(rate, warmUp, nextId, progress).transactions();
@@ -153,11 +152,6 @@ final class LatencyRun {
   private double sourceCpu() {
     Path dir = context.db().dataDir();
     return dir == null ? -1 : ProcCpu.server(dir);
-  }
-
-  /** A fifth of the measured duration, 2 to 10 s. */
-  static Duration warmUp(Duration measured) {
-    return Duration.ofMillis(Math.max(2_000, Math.min(10_000, measured.toMillis() / 5)));
   }
 
   /** Until the relay's fetcher connected and the consumer pulls (the first heartbeat window has had time to pass). */
