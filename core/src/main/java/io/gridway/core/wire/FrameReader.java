@@ -34,6 +34,12 @@ import java.util.zip.CRC32C;
  */
 public final class FrameReader {
   private final LongMap<SchemaLayout> schemas = new LongMap<>();
+  /**
+   * The payload of each SCHEMA frame this reader parsed, by schema id: a relay sends a table's schema again at the
+   * start of every long-poll response, and a byte-equal payload needs no new parse (the id is the content's hash,
+   * checked when the payload was first read).
+   */
+  private final LongMap<ByteBuffer> schemaPayloads = new LongMap<>();
   private final CRC32C crc = new CRC32C();
   private final PayloadCursor cursor = new PayloadCursor();
   private final EventView event = new EventView();
@@ -99,12 +105,21 @@ public final class FrameReader {
   private void readPayload(FrameType type) {
     switch (type) {
       case SCHEMA -> {
+        SchemaLayout seen = seenSchema();
+        if (seen != null) {
+          schema = seen.schema;
+          return;
+        }
+        int payloadStart = cursor.pos;
         TableSchema read = SchemaCodec.read(cursor);
         SchemaLayout known = schemas.get(read.id());
         if (known == null) {
           known = new SchemaLayout(read);
           schemas.put(read.id(), known);
         }
+        byte[] payload = new byte[cursor.end - payloadStart];
+        cursor.buf.get(payloadStart, payload);
+        schemaPayloads.put(read.id(), ByteBuffer.wrap(payload));
         schema = known.schema;
       }
       case EVENT -> event.read(cursor, schemas);
@@ -112,6 +127,21 @@ public final class FrameReader {
       case HEARTBEAT -> heartbeat = ControlCodec.readHeartbeat(cursor);
       case ERROR -> error = ControlCodec.readError(cursor);
     }
+  }
+
+  /** The layout of a SCHEMA payload byte-equal to one already parsed, else null. */
+  private SchemaLayout seenSchema() {
+    if (cursor.remaining() < Long.BYTES) {
+      return null; // too short for an id: the parser names the fault
+    }
+    long id = cursor.buf.getLong(cursor.pos);
+    ByteBuffer payload = schemaPayloads.get(id);
+    if (payload == null || payload.remaining() != cursor.remaining()
+        || !payload.equals(cursor.buf.slice(cursor.pos, cursor.remaining()))) {
+      return null;
+    }
+    cursor.pos = cursor.end;
+    return schemas.get(id);
   }
 
   /**

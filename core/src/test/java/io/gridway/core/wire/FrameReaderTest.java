@@ -136,6 +136,33 @@ class FrameReaderTest {
   }
 
   @Test
+  void aRepeatedSchemaIsTakenOnlyWhenItsBytesAreTheSame() {
+    FrameReader reader = new FrameReader();
+    byte[] schema = Frames.schemaFrame(T);
+    reader.next(ByteBuffer.wrap(schema));
+    // every long-poll response starts with the table's schema again: the same bytes give the same schema
+    ByteBuffer littleEndian = ByteBuffer.wrap(Frames.concat(schema, schema)).order(ByteOrder.LITTLE_ENDIAN);
+    assertThat(reader.next(littleEndian)).isEqualTo(FrameType.SCHEMA);
+    assertThat(reader.schema()).isSameAs(reader.knownSchema(T.id()));
+    assertThat(reader.next(littleEndian)).isEqualTo(FrameType.SCHEMA);
+    assertThat(littleEndian.hasRemaining()).isFalse();
+    assertThat(reader.next(ByteBuffer.wrap(Frames.eventFrame(event(3, 3))))).isEqualTo(FrameType.EVENT);
+
+    // the same id over other content (table name t → u, CRC recomputed) is still parsed, and refused
+    byte[] renamed = schema.clone();
+    int tableName = 12 + 8 + (2 + 3) + (2 + 2) + 2;
+    assertThat(renamed[tableName]).isEqualTo((byte) 't');
+    renamed[tableName] = 'u';
+    Frames.reseal(renamed);
+    assertThat(catchThrowableOfType(WireFormatException.class, () -> reader.next(ByteBuffer.wrap(renamed))).reason())
+        .isEqualTo(Reason.SCHEMA_ID_MISMATCH);
+    // and so is the same payload with a byte more
+    byte[] longer = Frames.frame(schema[3], Frames.concat(Frames.payload(schema), new byte[] {0}));
+    assertThat(catchThrowableOfType(WireFormatException.class, () -> reader.next(ByteBuffer.wrap(longer))).reason())
+        .isEqualTo(Reason.MALFORMED);
+  }
+
+  @Test
   void readTransactionsDeliversClosedWindowsOnly() {
     FrameEncoder encoder = new FrameEncoder();
     byte[] heartbeat = Frames.write(out -> encoder.writeHeartbeat(new Heartbeat(new Scn(25), 7), out));
