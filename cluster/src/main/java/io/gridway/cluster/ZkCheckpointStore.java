@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +22,8 @@ import org.apache.zookeeper.data.Stat;
 /**
  * A consumer group's checkpoints in ZooKeeper, in the cluster's Helix property store: one znode per
  * partition, {@code /<cluster>/PROPERTYSTORE/gridway/checkpoints/<group>/<partition>}, holding the
- * partition's newest claimed generation and its checkpoints (its own and its micro-partitions').
+ * partition's newest claimed generation and its checkpoints (its own and its micro-partitions'), and the partition's
+ * snapshot cursor while a snapshot loads ({@link Checkpoint#snapshot()}).
  *
  * <p><b>Fencing.</b> Generation and checkpoints share one znode, and every change is a compare-and-set on
  * the znode's version: {@link #claim} increments the generation; {@link #write} succeeds only if the
@@ -37,6 +39,8 @@ public final class ZkCheckpointStore implements CheckpointStore {
   private static final String GENERATION = "generation";
   private static final String SCN = "scn";
   private static final String UPDATED = "updated";
+  /** The partition's snapshot cursor, in its own checkpoint's map: in the same znode, so written with the SCN. */
+  private static final String SNAPSHOT = "snapshot";
   private static final int MAX_ATTEMPTS = 100;
 
   private final PropertyStore store;
@@ -66,7 +70,7 @@ public final class ZkCheckpointStore implements CheckpointStore {
     for (Map.Entry<String, Map<String, String>> e : record.getMapFields().entrySet()) {
       Map<String, String> f = e.getValue();
       result.add(new Checkpoint(group, partition, Integer.parseInt(e.getKey()), new Scn(Long.parseUnsignedLong(f.get(SCN))),
-          Long.parseLong(f.get(GENERATION)), Instant.parse(f.get(UPDATED))));
+          Long.parseLong(f.get(GENERATION)), Instant.parse(f.get(UPDATED)), f.get(SNAPSHOT)));
     }
     result.sort(Comparator.comparingInt(Checkpoint::microPartition));
     return List.copyOf(result);
@@ -145,10 +149,14 @@ public final class ZkCheckpointStore implements CheckpointStore {
       ZNRecord next = new ZNRecord(group + "/" + partition);
       next.setLongField(GENERATION, Math.max(currentGeneration, generation));
       for (Checkpoint c : checkpoints) {
-        next.setMapField(Integer.toString(c.microPartition()), Map.of(
+        Map<String, String> fields = new HashMap<>(Map.of(
             SCN, Long.toUnsignedString(c.scn().value()),
             GENERATION, Long.toString(c.generation()),
             UPDATED, c.updated().toString()));
+        if (c.snapshot() != null) {
+          fields.put(SNAPSHOT, c.snapshot());
+        }
+        next.setMapField(Integer.toString(c.microPartition()), fields);
       }
       try {
         boolean done = current == null
@@ -163,6 +171,12 @@ public final class ZkCheckpointStore implements CheckpointStore {
     }
     throw new CheckpointException("cannot write checkpoint of " + group + "/" + partition + ": " + MAX_ATTEMPTS
         + " concurrent updates in a row");
+  }
+
+  /** The cursor is a field of the partition's own checkpoint in the one znode that a write replaces as a whole. */
+  @Override
+  public boolean keepsSnapshotCursor() {
+    return true;
   }
 
   /** Deletes every checkpoint of {@code group} (the group is being deleted). */

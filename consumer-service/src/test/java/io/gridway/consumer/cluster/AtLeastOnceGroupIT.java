@@ -91,7 +91,7 @@ class AtLeastOnceGroupIT {
   }
 
   /** partition → SCN → each run's delivery of that window (a killed run's last line may be cut). */
-  private static Map<Integer, TreeMap<Long, List<Delivery>>> read(GroupRig rig) throws IOException {
+  static Map<Integer, TreeMap<Long, List<Delivery>>> read(GroupRig rig) throws IOException {
     Map<Integer, TreeMap<Long, List<Delivery>>> windows = new HashMap<>();
     for (Map.Entry<String, Integer> e : rig.runs().entrySet()) {
       for (int run = 1; run <= e.getValue(); run++) {
@@ -127,7 +127,7 @@ class AtLeastOnceGroupIT {
   }
 
   /** The tables that applying each window once (its longest delivery), in SCN order per partition, produces. */
-  private static Map<String, TableDigest> replay(Map<Integer, TreeMap<Long, List<Delivery>>> windows) {
+  static Map<String, TableDigest> replay(Map<Integer, TreeMap<Long, List<Delivery>>> windows) {
     Map<String, TreeMap<Long, String>> tables = new LinkedHashMap<>();
     for (String t : SourceWorkload.TABLES) {
       tables.put(t, new TreeMap<>());

@@ -71,6 +71,8 @@ final class GroupRig implements AutoCloseable {
   private int relayPort;
   private ClusterStatusReader status;
   private ZkCheckpointStore zkCheckpoints;
+  /** More lines of each consumer's {@code consumer:} section ({@code start: snapshot}, …), each indented by two. */
+  private String consumerLines = "";
 
   GroupRig(String group, boolean exactlyOnce, Duration sessionTimeout) throws Exception {
     this.group = group;
@@ -165,6 +167,18 @@ final class GroupRig implements AutoCloseable {
     return controllers.get(name);
   }
 
+  void consumerLines(String lines) {
+    this.consumerLines = lines;
+  }
+
+  /** The group's checkpoints in ZooKeeper (at-least-once). */
+  ZkCheckpointStore zkCheckpoints() {
+    if (zkCheckpoints == null) {
+      zkCheckpoints = ZkCheckpointStore.open(zkConfig(), CLUSTER, Clock.systemUTC());
+    }
+    return zkCheckpoints;
+  }
+
   /** Starts (or restarts) consumer {@code instance}: a new run with its own log and, at-least-once, its own output. */
   JvmProcess startConsumer(String instance) throws IOException {
     int run = runs.merge(instance, 1, Integer::sum);
@@ -185,7 +199,7 @@ final class GroupRig implements AutoCloseable {
           relays: [http://127.0.0.1:%d]
           pull: {waitTime: 200ms, backoff: 50ms}
           batch: {maxEvents: 500, maxWait: 5ms, maxInFlight: 2}
-        %scluster:
+        %s%scluster:
           zk: %s
           name: %s
           instance: %s
@@ -194,7 +208,7 @@ final class GroupRig implements AutoCloseable {
           endpoint: http://127.0.0.1:1
           sessionTimeout: %dms
         http: {port: 0}
-        """.formatted(SOURCE, group, relayPort, applier, zk.connectString(), CLUSTER, instance, PARTITIONS,
+        """.formatted(SOURCE, group, relayPort, consumerLines, applier, zk.connectString(), CLUSTER, instance, PARTITIONS,
         sessionTimeout.toMillis()));
     JvmProcess consumer = JvmProcess.start(instance, dir.resolve(instance + ".log"), CONSUMER_READY,
         ConsumerMain.class.getName(), "--config", config.toString());
@@ -296,13 +310,10 @@ final class GroupRig implements AutoCloseable {
         throw e;
       }
     } else {
-      if (zkCheckpoints == null) {
-        zkCheckpoints = ZkCheckpointStore.open(zkConfig(), CLUSTER, Clock.systemUTC());
-      }
       for (int p = 0; p < PARTITIONS; p++) {
-        long scn = zkCheckpoints.read(group, p).stream().filter(Checkpoint::isWhole).mapToLong(c -> c.scn().value())
+        long scn = zkCheckpoints().read(group, p).stream().filter(Checkpoint::isWhole).mapToLong(c -> c.scn().value())
             .findFirst().orElse(0);
-        Long generation = zkCheckpoints.generation(group, p).orElse(null);
+        Long generation = zkCheckpoints().generation(group, p).orElse(null);
         if (generation != null) {
           out.put(p, new Progress(scn, generation));
         }

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -26,6 +27,7 @@ final class SourceWorkload {
   private final Random random;
   private final AtomicLong changes = new AtomicLong();
   private final AtomicLong transactions = new AtomicLong();
+  private final AtomicLongArray inserted = new AtomicLongArray(TABLES.size());
   private final AtomicReference<Throwable> failure = new AtomicReference<>();
   private final Thread thread;
   private volatile boolean stop;
@@ -53,6 +55,11 @@ final class SourceWorkload {
 
   long committedTransactions() {
     return transactions.get();
+  }
+
+  /** Rows inserted into {@code TABLES.get(table)}, committed or in the transaction being written. */
+  long inserted(int table) {
+    return inserted.get(table);
   }
 
   private void run() {
@@ -87,6 +94,7 @@ final class SourceWorkload {
             ps.setInt(3, 0);
             ps.setBigDecimal(4, BigDecimal.valueOf(random.nextInt(1_000_000), 2));
             ps.executeUpdate();
+            inserted.incrementAndGet(t);
             ids.add(id);
           } else {
             int at = random.nextInt(ids.size());
