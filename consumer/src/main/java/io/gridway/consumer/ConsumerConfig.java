@@ -181,8 +181,8 @@ public record ConsumerConfig(
    *     kill -9 repeats at most this many chunks per partition. Bounded in bytes: {@code readAhead × chunkBytes} must
    *     fit {@code pull.bufferBytes}, where the chunks wait
    * @param maxBytesPerSecond the load's rate limit over every partition this consumer process leads, in chunk bytes
-   *     received per second (absent or 0: unlimited); the relay's {@code snapshot.maxConcurrentChunks} and
-   *     {@code throttle} still cap every group's chunks together
+   *     received per second (absent or 0: unlimited); the relay's {@code snapshot.readers} and
+   *     {@code chunksPerSecond} still cap every group's chunks together
    */
   public record Snapshot(List<String> tables, Integer chunkRows, ByteSize chunkBytes, Integer readAhead,
       ByteSize maxBytesPerSecond) {

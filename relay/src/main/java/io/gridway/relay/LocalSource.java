@@ -35,7 +35,8 @@ final class LocalSource implements ServedSource {
   private final io.gridway.relay.snapshot.SnapshotService snapshots;
 
   LocalSource(SourceConfig config, EventBuffer buffer, SchemaRegistry schemas, Publisher publisher, Fetcher fetcher,
-      ActivePolicies policies, Clock clock, long refillThrough) {
+      ActivePolicies policies, io.gridway.relay.snapshot.SnapshotService.Limits snapshotLimits, Clock clock,
+      long refillThrough) {
     this.id = config.id();
     this.partitions = config.partitions();
     this.buffer = buffer;
@@ -47,7 +48,7 @@ final class LocalSource implements ServedSource {
     this.refillThrough = refillThrough;
     io.gridway.core.snapshot.SnapshotReader reader = fetcher.snapshots();
     this.snapshots = reader == null ? null : new io.gridway.relay.snapshot.SnapshotService(id, reader, publisher::routed,
-        io.gridway.relay.snapshot.SnapshotService.Limits.DEFAULT, clock);
+        snapshotLimits, clock);
     if (snapshots != null && config.settings() instanceof io.gridway.fetcher.mysql.MysqlFetcherConfig mysql
         && mysql.scn() == io.gridway.fetcher.mysql.MysqlFetcherConfig.ScnMode.FILE) {
       // an idle source's 64th chunk; under scn: gtid a new binlog file brings no new GTID, so no new H (docs/scn.md)

@@ -96,7 +96,8 @@ public final class Relay implements AutoCloseable {
     PrometheusMeterRegistry metrics = listener.metrics;
     BufferMetrics.bind(buffer, source.id(), metrics);
     SourceMetrics.bind(source.id(), publisher, policies, metrics);
-    this.served = new LocalSource(source, buffer, schemas, publisher, fetcher, policies.active(), clock,
+    this.served = new LocalSource(source, buffer, schemas, publisher, fetcher, policies.active(),
+        config.snapshot().limits(), clock,
         previous == null ? 0 : previous.last().scn());
     SourceMetrics.bindHealth(served, publisher, clock, metrics);
     if (served.snapshots() != null) {

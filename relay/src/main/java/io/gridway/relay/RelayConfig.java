@@ -5,6 +5,7 @@ import io.gridway.relay.buffer.BufferConfig;
 import io.gridway.relay.cluster.RelayClusterConfig;
 import io.gridway.relay.http.HttpConfig;
 import io.gridway.relay.policy.PolicyConfig;
+import io.gridway.relay.snapshot.SnapshotConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -25,6 +26,7 @@ import java.time.Duration;
  * @param startTimeout how long a starting relay retries peers it cannot reach yet (ZooKeeper in cluster mode),
  *     with backoff, before it gives up with exit code 1 (systemd restarts it); default 2m. The source database is
  *     not a start condition: the fetcher retries it for as long as the relay runs.
+ * @param snapshot the cap over every group's snapshot chunk requests (readers, chunk sizes, chunks per second)
  */
 public record RelayConfig(
     SourceConfig source,
@@ -35,8 +37,10 @@ public record RelayConfig(
     Duration positionFlush,
     Duration replay,
     RelayClusterConfig cluster,
-    Duration startTimeout) {
+    Duration startTimeout,
+    SnapshotConfig snapshot) {
   public RelayConfig {
+    snapshot = snapshot == null ? SnapshotConfig.defaults() : snapshot;
     if (source == null) {
       throw new IllegalArgumentException("source is required");
     }

@@ -18,6 +18,7 @@ class RelayConfigTest {
     assertThat(config.http().host()).isEqualTo("127.0.0.1");
     assertThat(config.http().limits().maxStreams()).isEqualTo(64);
     assertThat(config.source().settings(io.gridway.relay.source.SyntheticConfig.class).rowBytes()).isEqualTo(1100);
+    assertThat(config.snapshot().limits()).isEqualTo(io.gridway.relay.snapshot.SnapshotService.Limits.DEFAULT);
   }
 
   @Test
@@ -44,7 +45,9 @@ class RelayConfigTest {
           stream:
             heartbeat: 500ms
             writeBufferHighWater: 512KiB
+        snapshot: {readers: 4, maxChunkRows: 5000, maxChunkBytes: 8MiB, chunksPerSecond: 50}
         """, "relay.yaml");
+    assertThat(config.snapshot().limits()).isEqualTo(new io.gridway.relay.snapshot.SnapshotService.Limits(5_000, 8L << 20, 4, 50));
     assertThat(config.buffer().capacity().bytes()).isEqualTo(2L << 30);
     assertThat(config.http().stream().heartbeat().toMillis()).isEqualTo(500);
     assertThat(config.source().settings(io.gridway.relay.source.SyntheticConfig.class).maxEvents()).isEqualTo(480_000);
@@ -64,6 +67,10 @@ class RelayConfigTest {
         .isInstanceOf(ConfigException.class).hasMessageContaining("port must be 0..65535");
     assertThatThrownBy(() -> RelayConfig.parse("source:\n  id: demo\n  synthetic: {}\nhttp:\n  limits:\n    maxStreams: 9999\n", "relay.yaml"))
         .isInstanceOf(ConfigException.class).hasMessageContaining("http.limits").hasMessageContaining("maxStreams");
+    assertThatThrownBy(() -> RelayConfig.parse("source:\n  id: demo\n  synthetic: {}\nsnapshot:\n  readers: 0\n", "relay.yaml"))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("snapshot").hasMessageContaining("readers must be 1..64");
+    assertThatThrownBy(() -> RelayConfig.parse("source:\n  id: demo\n  synthetic: {}\nsnapshot:\n  throttle: 5\n", "relay.yaml"))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("relay.yaml:5").hasMessageContaining("unknown key 'throttle'");
     assertThatThrownBy(() -> RelayConfig.parse("buffer: {}\n", "relay.yaml"))
         .isInstanceOf(ConfigException.class).hasMessageContaining("source is required");
   }

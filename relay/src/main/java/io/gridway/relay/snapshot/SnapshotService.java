@@ -42,9 +42,10 @@ public final class SnapshotService implements AutoCloseable {
    * @param maxChunkRows the most rows a request may ask for
    * @param maxChunkBytes the most bytes a request may ask for
    * @param maxChunks chunks read at once; as many more wait, beyond that a request is refused (429)
+   * @param chunksPerSecond chunks started per second at most (0: no limit)
    */
-  public record Limits(int maxChunkRows, long maxChunkBytes, int maxChunks) {
-    public static final Limits DEFAULT = new Limits(20_000, 64L << 20, 2);
+  public record Limits(int maxChunkRows, long maxChunkBytes, int maxChunks, int chunksPerSecond) {
+    public static final Limits DEFAULT = SnapshotConfig.defaults().limits();
   }
 
   /** One consumer's request: a chunk, the partitions it consumes and the SCN its stream has reached. */
@@ -65,6 +66,8 @@ public final class SnapshotService implements AutoCloseable {
   private final Limits limits;
   private final Clock clock;
   private final ThreadPoolExecutor readers;
+  /** When the next chunk may start (System.nanoTime), under {@code chunksPerSecond}; guarded by itself. */
+  private final long[] nextChunkAt = {System.nanoTime()};
   private final Map<String, TableProgress> progress = new ConcurrentHashMap<>();
   private final String source;
   private volatile java.util.function.LongSupplier processedScn = () -> -1L; // unsigned: every SCN
@@ -121,6 +124,32 @@ public final class SnapshotService implements AutoCloseable {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new io.gridway.core.snapshot.ChunkReadException("interrupted while waiting for the log", e);
+      }
+    }
+  }
+
+  /**
+   * Under {@code chunksPerSecond}: takes the next start slot and waits for it on this reader thread (slots are 1/rate
+   * apart; an idle spell earns no burst).
+   */
+  private void awaitTurn(String table) {
+    if (limits.chunksPerSecond() == 0) {
+      return;
+    }
+    long at;
+    synchronized (nextChunkAt) {
+      long now = System.nanoTime();
+      at = Math.max(now, nextChunkAt[0]);
+      nextChunkAt[0] = at + TimeUnit.SECONDS.toNanos(1) / limits.chunksPerSecond();
+    }
+    long wait = at - System.nanoTime();
+    if (wait > 0) {
+      try {
+        TimeUnit.NANOSECONDS.sleep(wait); // a chunk reader thread waits, never the event loop
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new io.gridway.core.snapshot.ChunkReadException("snapshot of " + table + ": interrupted while waiting"
+            + " for the relay's snapshot.chunksPerSecond", e);
       }
     }
   }
@@ -235,6 +264,7 @@ public final class SnapshotService implements AutoCloseable {
   private Answer answer(Query query) {
     String table = query.chunk().database() + "." + query.chunk().table();
     checkNotHalted(table);
+    awaitTurn(table);
     Chunk chunk = read(query.chunk(), table);
     Scn scn;
     try {
