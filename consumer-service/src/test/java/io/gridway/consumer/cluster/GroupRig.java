@@ -73,6 +73,8 @@ final class GroupRig implements AutoCloseable {
   private ZkCheckpointStore zkCheckpoints;
   /** More lines of each consumer's {@code consumer:} section ({@code start: snapshot}, …), each indented by two. */
   private String consumerLines = "";
+  /** More top-level lines of the relay's config (a {@code snapshot:} section, …). */
+  private String relayLines = "";
 
   GroupRig(String group, boolean exactlyOnce, Duration sessionTimeout) throws Exception {
     this.group = group;
@@ -150,8 +152,8 @@ final class GroupRig implements AutoCloseable {
         http:
           port: 0
           ioThreads: 1
-        """.formatted(PARTITIONS, SOURCE, mariaDb.host(), mariaDb.port(), mariaDb.replicationUser(), password,
-        SERVER_IDS.incrementAndGet(), start, sourceDb, policy));
+        %s""".formatted(PARTITIONS, SOURCE, mariaDb.host(), mariaDb.port(), mariaDb.replicationUser(), password,
+        SERVER_IDS.incrementAndGet(), start, sourceDb, policy, relayLines));
     relay = JvmProcess.start("relay", dir.resolve("relay.log"), RELAY_READY, "io.gridway.relay.RelayMain", config.toString());
     relayPort = Integer.parseInt(relay.lastMatch(RELAY_READY));
   }
@@ -165,6 +167,10 @@ final class GroupRig implements AutoCloseable {
 
   JvmProcess controller(String name) {
     return controllers.get(name);
+  }
+
+  void relayLines(String lines) {
+    this.relayLines = lines;
   }
 
   void consumerLines(String lines) {

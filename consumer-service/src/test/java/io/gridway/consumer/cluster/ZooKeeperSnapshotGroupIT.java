@@ -23,14 +23,16 @@ import org.junit.jupiter.api.Timeout;
  * {@code start: snapshot} for a cluster group whose checkpoints live in ZooKeeper (an applier without a store of its
  * own): rows that were in the source before the relay started reach the group only through the snapshot; two consumer
  * JVMs share the 12 partitions, and one is killed with -9 while the partitions load (once; 5 times under {@code
- * -Pchaos}) and started again. Each partition resumes from the cursor its ZooKeeper checkpoint holds: the relay serves
+ * -Pchaos}, with 10,000 rows a table and the relay's chunk throttle so that the load outlasts the kills) and started
+ * again. Each partition resumes from the cursor its ZooKeeper checkpoint holds: the relay serves
  * no more chunks than the tables need plus {@code readAhead} per partition for every move of a partition. At the end
  * replaying each window once, in SCN order per partition, gives exactly the source's tables.
  */
 @Timeout(900)
 class ZooKeeperSnapshotGroupIT {
   private static final boolean LONG = Boolean.getBoolean("gridway.long");
-  private static final int PRELOADED = 3_000;
+  /** Rows per table before the group starts: enough chunks for every kill to come while the partitions load. */
+  private static final int PRELOADED = LONG ? 10_000 : 3_000;
   private static final int CHUNK_ROWS = 100;
   private static final int READ_AHEAD = new ConsumerConfig.Snapshot(null, null, null, null, null).readAhead();
   private static final Pattern CHUNKS = Pattern.compile("gridway_relay_snapshot_chunks_total\\{[^}]*} ([0-9.E]+)");
@@ -45,36 +47,47 @@ class ZooKeeperSnapshotGroupIT {
         rig.mariaDb.execute(rig.sourceDb, "INSERT INTO " + t + " (id, v, n, amount) SELECT 1000000 + seq, CONCAT('old', seq),"
             + " seq % 7, seq / 100 FROM seq_1_to_" + PRELOADED);
       }
+      if (LONG) {
+        // at most 50 chunks a second, relay-wide: the load lasts over a minute, so that five kills and restarts fit in it
+        rig.relayLines("snapshot: {chunksPerSecond: 50}\n");
+      }
       rig.startRelay(); // at the binlog's end: the preloaded rows are not in the log it reads
       rig.consumerLines("""
             start: snapshot
             snapshot: {tables: [%s.t0, %s.t1, %s.t2], chunkRows: %d}
           """.formatted(rig.sourceDb, rig.sourceDb, rig.sourceDb, CHUNK_ROWS));
       SourceWorkload writer = new SourceWorkload(rig.mariaDb, rig.sourceDb, 11);
+      long[] insertedWhileLoading = new long[SourceWorkload.TABLES.size()];
       writer.start();
       try {
         rig.startController("ctl");
         rig.startConsumer("c1");
         rig.startConsumer("c2");
+        long chunks = (long) GroupRig.PARTITIONS * SourceWorkload.TABLES.size() * (PRELOADED / CHUNK_ROWS);
         for (int kill = 0; kill < kills; kill++) {
           String victim = kill % 2 == 0 ? "c1" : "c2";
-          // a kill while the partitions load: some have a chunk durable, not all are done
+          // kills spread over the load, each while some partition has a chunk durable and not all are done
+          long after = chunks * (kill + 1) / (kills + 2);
           await().atMost(Duration.ofSeconds(300)).pollInterval(Duration.ofMillis(20)).ignoreExceptions()
-              .until(() -> cursors(rig).values().stream().anyMatch(c -> !c.equals(Checkpoint.SNAPSHOT_DONE)));
+              .until(() -> chunksServed(rig.relayPort()) >= after && loading(rig) || done(rig));
+          assertThat(done(rig)).as("the load ended before kill %d", kill + 1).isFalse();
           rig.consumer(victim).kill();
           rig.startConsumer(victim);
         }
         await().atMost(Duration.ofSeconds(LONG ? 600 : 300)).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
-            .until(() -> cursors(rig).values().stream().filter(Checkpoint.SNAPSHOT_DONE::equals).count() == GroupRig.PARTITIONS);
+            .until(() -> done(rig));
+        for (int t = 0; t < SourceWorkload.TABLES.size(); t++) {
+          insertedWhileLoading[t] = writer.inserted(t);
+        }
       } finally {
         writer.stop();
       }
       double served = chunksServed(rig.relayPort());
       // every partition reads each table over its whole key range: at most (rows / chunk + 2) chunks a table, the rows
-      // being the preloaded ones and every one the writer inserted
+      // being the preloaded ones and every one the writer had inserted when the last partition was done
       long needed = 0;
       for (int t = 0; t < SourceWorkload.TABLES.size(); t++) {
-        needed += GroupRig.PARTITIONS * ((PRELOADED + writer.inserted(t)) / CHUNK_ROWS + 2);
+        needed += GroupRig.PARTITIONS * ((PRELOADED + insertedWhileLoading[t]) / CHUNK_ROWS + 2);
       }
       // a partition moves at each kill, at each return, and once when the second consumer joins
       long moves = 2L * kills + 1;
@@ -94,6 +107,16 @@ class ZooKeeperSnapshotGroupIT {
           .until(() -> AtLeastOnceGroupIT.replay(AtLeastOnceGroupIT.read(rig)).equals(source));
       System.out.println("source = replayed target: " + new TreeMap<>(source));
     }
+  }
+
+  /** Some partition has a chunk durable and has not loaded every table. */
+  private static boolean loading(GroupRig rig) {
+    return cursors(rig).values().stream().anyMatch(c -> !c.equals(Checkpoint.SNAPSHOT_DONE));
+  }
+
+  /** Every partition has loaded every table. */
+  private static boolean done(GroupRig rig) {
+    return cursors(rig).values().stream().filter(Checkpoint.SNAPSHOT_DONE::equals).count() == GroupRig.PARTITIONS;
   }
 
   /** Partition → the snapshot cursor of its checkpoint in ZooKeeper (partitions without one are left out). */
