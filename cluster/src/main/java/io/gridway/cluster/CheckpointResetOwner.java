@@ -60,7 +60,7 @@ public final class CheckpointResetOwner implements PartitionOwner {
       // refused before anything is written: the partition would skip to the SCN and load nothing
       throw new IllegalStateException("group " + group + " partition " + partition + ": " + reset.user() + " asked for a "
           + "reset to a snapshot, but this consumer's checkpoint store (" + store.getClass().getSimpleName() + ") cannot "
-          + "keep a snapshot cursor; cancel the reset (ZooKeeper, a file or a JDBC target's gridway_checkpoint can)");
+          + "keep a snapshot cursor; cancel the reset (ZooKeeper, a file or a JDBC or Phoenix target's checkpoint table can)");
     }
     List<Checkpoint> after = new ArrayList<>();
     after.add(reset.snapshot()

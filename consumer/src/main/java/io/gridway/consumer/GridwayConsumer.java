@@ -172,7 +172,7 @@ public final class GridwayConsumer implements AutoCloseable {
   public void leadPartition(int partition, long generation, SnapshotOrder order) {
     if (!shared.store().keepsSnapshotCursor()) {
       throw new IllegalArgumentException("an on-demand snapshot needs a checkpoint store that keeps the snapshot cursor"
-          + " with the SCN (the target's JDBC store, ZooKeeper or a file), not " + shared.store().getClass().getSimpleName());
+          + " with the SCN (a JDBC or Phoenix target's, ZooKeeper or a file), not " + shared.store().getClass().getSimpleName());
     }
     start(partition, null, generation, Objects.requireNonNull(order, "order"));
   }
@@ -422,12 +422,12 @@ public final class GridwayConsumer implements AutoCloseable {
       }
       if (config.startsWithSnapshot() && !store.keepsSnapshotCursor()) {
         throw new IllegalArgumentException("start: snapshot needs a checkpoint store that keeps the snapshot cursor with"
-            + " the SCN (memory, file, ZooKeeper, or a JDBC target's gridway_checkpoint); " + store.getClass().getSimpleName()
+            + " the SCN (memory, file, ZooKeeper, Phoenix, or a JDBC target's gridway_checkpoint); " + store.getClass().getSimpleName()
             + " does not");
       }
       if (config.reseedsOnEviction() && !store.keepsSnapshotCursor()) {
         throw new IllegalArgumentException("onEvicted: snapshot needs a checkpoint store that keeps the snapshot cursor"
-            + " with the SCN (memory, file, ZooKeeper, or a JDBC target's gridway_checkpoint); " + store.getClass().getSimpleName()
+            + " with the SCN (memory, file, ZooKeeper, Phoenix, or a JDBC target's gridway_checkpoint); " + store.getClass().getSimpleName()
             + " does not (set onEvicted: stop)");
       }
       return new GridwayConsumer(this);

@@ -18,8 +18,9 @@ import java.util.List;
 /**
  * Core's {@link CheckpointStore} in the Phoenix target: one row per (group, partition) in {@code
  * gridway_phoenix_checkpoint} holding all of the partition's checkpoints (its own and its micro-partitions') as text,
- * so one write is one HBase row and therefore atomic. Generations come from a Phoenix sequence with no client cache
- * (each {@code NEXT VALUE} is a server increment, so they grow across processes); {@link #write} is one guarded
+ * with the snapshot cursor beside them, so one write is one HBase row and therefore atomic. Generations come from a
+ * Phoenix sequence with no client cache (each {@code NEXT VALUE} is a server increment, so they grow across
+ * processes); {@link #write} is one guarded
  * atomic upsert that changes nothing when a newer generation has claimed the partition, then reads the claim back to
  * report the fencing.
  *
@@ -29,10 +30,12 @@ final class PhoenixCheckpointStore implements CheckpointStore {
   private static final String TABLE = "\"gridway_phoenix_checkpoint\"";
   private static final String SEQUENCE = "\"gridway_phoenix_generation\"";
   private static final String WRITE = "UPSERT INTO " + TABLE + " (\"group\", \"partition\", \"claimed\", \"generation\","
-      + " \"positions\", \"updated\") VALUES (?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE"
+      + " \"positions\", \"updated\", \"snapshot\") VALUES (?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE"
       + " \"positions\" = CASE WHEN \"claimed\" <= ? THEN ? ELSE \"positions\" END,"
       + " \"updated\" = CASE WHEN \"claimed\" <= ? THEN ? ELSE \"updated\" END,"
-      + " \"generation\" = CASE WHEN \"claimed\" <= ? THEN ? ELSE \"generation\" END";
+      + " \"generation\" = CASE WHEN \"claimed\" <= ? THEN ? ELSE \"generation\" END,"
+      // the cast: Phoenix types a bare ? in a CASE as CHAR, which refuses the kept cursor's non-ASCII key text
+      + " \"snapshot\" = CASE WHEN \"claimed\" <= ? THEN CAST(? AS VARCHAR) ELSE \"snapshot\" END";
   private static final String CLAIMED = "SELECT \"claimed\" FROM " + TABLE + " WHERE \"group\" = ? AND \"partition\" = ?";
 
   private final PhoenixConnections connections;
@@ -46,7 +49,11 @@ final class PhoenixCheckpointStore implements CheckpointStore {
     try (Connection c = connections.open(); Statement s = c.createStatement()) {
       s.execute("CREATE TABLE IF NOT EXISTS " + TABLE + " (\"group\" VARCHAR NOT NULL, \"partition\" INTEGER NOT NULL,"
           + " \"claimed\" BIGINT, \"generation\" BIGINT, \"positions\" VARCHAR, \"updated\" TIMESTAMP,"
-          + " CONSTRAINT \"pk\" PRIMARY KEY (\"group\", \"partition\"))");
+          + " \"snapshot\" VARCHAR, CONSTRAINT \"pk\" PRIMARY KEY (\"group\", \"partition\"))");
+      if (!hasSnapshotColumn(c)) {
+        // a table created before the cursor was kept; an ALTER is slow under load, so only when the column is missing
+        s.execute("ALTER TABLE " + TABLE + " ADD IF NOT EXISTS \"snapshot\" VARCHAR");
+      }
       s.execute("CREATE SEQUENCE IF NOT EXISTS " + SEQUENCE + " START WITH 1 INCREMENT BY 1 CACHE 1");
     } catch (SQLException e) {
       throw new CheckpointException("cannot create " + TABLE + " at " + connections.url() + ": " + e.getMessage(), e);
@@ -56,28 +63,42 @@ final class PhoenixCheckpointStore implements CheckpointStore {
   @Override
   public List<Checkpoint> read(String group, int partition) {
     try (Connection c = connections.open(); PreparedStatement ps = c.prepareStatement("SELECT \"generation\","
-        + " \"positions\", \"updated\" FROM " + TABLE + " WHERE \"group\" = ? AND \"partition\" = ?")) {
+        + " \"positions\", \"updated\", \"snapshot\" FROM " + TABLE + " WHERE \"group\" = ? AND \"partition\" = ?")) {
       ps.setString(1, group);
       ps.setInt(2, partition);
       try (ResultSet rs = ps.executeQuery()) {
         if (!rs.next() || rs.getString(2) == null || rs.getString(2).isEmpty()) {
           return List.of();
         }
-        return parse(group, partition, rs.getLong(1), rs.getString(2), rs.getTimestamp(3));
+        return parse(group, partition, rs.getLong(1), rs.getString(2), rs.getTimestamp(3), rs.getString(4));
       }
     } catch (SQLException e) {
       throw new CheckpointException("cannot read checkpoints of " + group + "/" + partition + ": " + e.getMessage(), e);
     }
   }
 
-  private static List<Checkpoint> parse(String group, int partition, long generation, String positions, Timestamp at) {
+  private static List<Checkpoint> parse(String group, int partition, long generation, String positions, Timestamp at,
+      String snapshot) {
     List<Checkpoint> result = new ArrayList<>();
     for (String item : positions.split(",")) {
       int colon = item.indexOf(':');
-      result.add(new Checkpoint(group, partition, Integer.parseInt(item.substring(0, colon)),
-          new Scn(Long.parseUnsignedLong(item.substring(colon + 1))), generation, at.toInstant()));
+      int micro = Integer.parseInt(item.substring(0, colon));
+      result.add(new Checkpoint(group, partition, micro, new Scn(Long.parseUnsignedLong(item.substring(colon + 1))),
+          generation, at.toInstant(), micro == Checkpoint.WHOLE ? snapshot : null));
     }
     return result;
+  }
+
+  static boolean hasSnapshotColumn(Connection c) throws SQLException {
+    try (ResultSet columns = c.getMetaData().getColumns(null, null, "gridway_phoenix_checkpoint", "snapshot")) {
+      return columns.next();
+    }
+  }
+
+  /** The cursor is a column of the partition's one row, written by the same guarded upsert as its SCNs. */
+  @Override
+  public boolean keepsSnapshotCursor() {
+    return true;
   }
 
   @Override
@@ -113,7 +134,11 @@ final class PhoenixCheckpointStore implements CheckpointStore {
     }
     Checkpoint first = checkpoints.get(0);
     StringBuilder positions = new StringBuilder();
+    String snapshot = null;
     for (Checkpoint cp : checkpoints) {
+      if (cp.isWhole()) {
+        snapshot = cp.snapshot();
+      }
       positions.append(positions.length() == 0 ? "" : ",").append(cp.microPartition()).append(':')
           .append(Long.toUnsignedString(cp.scn().value()));
     }
@@ -130,12 +155,15 @@ final class PhoenixCheckpointStore implements CheckpointStore {
       ps.setLong(4, generation);
       ps.setString(5, positions.toString());
       ps.setTimestamp(6, now);
-      ps.setLong(7, generation);
-      ps.setString(8, positions.toString());
-      ps.setLong(9, generation);
-      ps.setTimestamp(10, now);
-      ps.setLong(11, generation);
+      ps.setString(7, snapshot);
+      ps.setLong(8, generation);
+      ps.setString(9, positions.toString());
+      ps.setLong(10, generation);
+      ps.setTimestamp(11, now);
       ps.setLong(12, generation);
+      ps.setLong(13, generation);
+      ps.setLong(14, generation);
+      ps.setString(15, snapshot);
       ps.execute();
       long claimed = claimed(session.prepared(CLAIMED), first.group(), first.partition());
       writers.release(session);

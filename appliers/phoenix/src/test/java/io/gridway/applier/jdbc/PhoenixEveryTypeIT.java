@@ -10,6 +10,7 @@ import io.gridway.consumer.ConsumerConfig;
 import io.gridway.consumer.GridwayConsumer;
 import io.gridway.consumer.apply.Applier;
 import io.gridway.consumer.apply.ApplierContext;
+import io.gridway.core.checkpoint.Checkpoint;
 import io.gridway.relay.Relay;
 import io.gridway.testkit.PrivateMariaDb;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -105,6 +106,55 @@ class PhoenixEveryTypeIT {
       assertThat(got.keySet()).containsExactly(1, 2, 3, 4);
       for (int id : want.keySet()) {
         assertThat(got.get(id)).as("row %d, columns id..c_year", id).isEqualTo(want.get(id));
+      }
+    }
+  }
+
+  /**
+   * The same rows, there before the relay started, so they reach Phoenix only as READ events of a {@code start:
+   * snapshot} in chunks of two rows, read by the chunk reader rather than decoded from the binlog; the partition's
+   * cursor is kept in Phoenix's checkpoint table and ends {@code done}.
+   */
+  @Test
+  void everyTypeLoadedByASnapshotLandsAsTheMappingTableSays() throws Exception {
+    PhoenixCluster cluster = PhoenixCluster.get();
+    Path dir = Files.createDirectories(Path.of("target", "phoenix-snapshot-types-" + System.nanoTime()));
+    PrivateMariaDb source = PrivateMariaDb.shared();
+    String database = source.createDatabase("psnap");
+    source.execute(database, DDL);
+    try (Connection c = source.connect(database); Statement s = c.createStatement()) {
+      s.execute("SET SESSION sql_mode = ''");
+      s.execute("SET SESSION time_zone = '+00:00'");
+      for (String row : ROWS) {
+        s.execute("INSERT INTO every_type VALUES " + row);
+      }
+    }
+    Map<Integer, List<String>> want = source(source, database);
+    try (Relay relay = KillWorkload.relay(source, database, dir, new java.util.Random())) { // from the binlog's end now
+      relay.start();
+      ConsumerConfig config = ConsumerConfig.builder("src").relays(List.of(Pipelines.uri(relay))).group("typesnap")
+          .partitions(0).batchMaxWait(Duration.ofMillis(5)).start("snapshot")
+          .snapshot(new ConsumerConfig.Snapshot(List.of(database + ".every_type"), 2, null)).build();
+      Applier applier = new PhoenixApplierProvider().open(PhoenixTargetConfig.rows(cluster.url()),
+          new ApplierContext(config, new SimpleMeterRegistry()));
+      try (applier; GridwayConsumer consumer = GridwayConsumer.builder(config)
+          .checkpointStore(applier.checkpointStore().orElseThrow()).handler(applier.handler()).build()) {
+        consumer.start();
+        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
+            .until(() -> phoenix(cluster, database).equals(want) && applier.checkpointStore().orElseThrow()
+                .read("typesnap", 0).stream().anyMatch(c -> Checkpoint.SNAPSHOT_DONE.equals(c.snapshot())));
+      } catch (org.awaitility.core.ConditionTimeoutException e) {
+        // the comparison below names the differing values
+      }
+      Map<Integer, List<String>> got = phoenix(cluster, database);
+      assertThat(got.keySet()).containsExactly(1, 2, 3, 4);
+      for (int id : want.keySet()) {
+        assertThat(got.get(id)).as("row %d, columns id..c_year", id).isEqualTo(want.get(id));
+      }
+      try (Applier reopened = new PhoenixApplierProvider().open(PhoenixTargetConfig.rows(cluster.url()),
+          new ApplierContext(config, new SimpleMeterRegistry()))) {
+        assertThat(reopened.checkpointStore().orElseThrow().read("typesnap", 0)).singleElement()
+            .extracting(Checkpoint::snapshot).isEqualTo(Checkpoint.SNAPSHOT_DONE);
       }
     }
   }

@@ -260,4 +260,43 @@ class GuardedWritesIT {
     assertThat(store.read("ckpt", 3)).extracting(c -> c.scn().value() + "@" + c.generation())
         .containsExactly("300@" + second);
   }
+
+  @Test
+  void theSnapshotCursorIsKeptWithTheScnAndFencedWithIt() throws Exception {
+    try (Connection c = cluster.connect(); Statement s = c.createStatement()) {
+      // the table as a store without the cursor created it, with a partition's checkpoint in it
+      s.execute("DROP TABLE IF EXISTS \"gridway_phoenix_checkpoint\"");
+      s.execute("CREATE TABLE \"gridway_phoenix_checkpoint\" (\"group\" VARCHAR NOT NULL, \"partition\" INTEGER NOT NULL,"
+          + " \"claimed\" BIGINT, \"generation\" BIGINT, \"positions\" VARCHAR, \"updated\" TIMESTAMP,"
+          + " CONSTRAINT \"pk\" PRIMARY KEY (\"group\", \"partition\"))");
+      s.execute("UPSERT INTO \"gridway_phoenix_checkpoint\" VALUES ('old', 0, 1, 1, '-1:500', CURRENT_TIME())");
+      c.commit();
+      assertThat(PhoenixCheckpointStore.hasSnapshotColumn(c)).isFalse();
+    }
+    PhoenixCheckpointStore store = new PhoenixCheckpointStore(connections, Clock.systemUTC());
+    try (Connection c = cluster.connect()) {
+      assertThat(PhoenixCheckpointStore.hasSnapshotColumn(c)).isTrue();
+    }
+    assertThat(store.read("old", 0)).singleElement().satisfies(old -> {
+      assertThat(old.scn()).isEqualTo(new Scn(500));
+      assertThat(old.snapshot()).isNull();
+    });
+    assertThat(store.keepsSnapshotCursor()).isTrue();
+    long first = store.claim("cursor", 1);
+    Instant now = Instant.now();
+    String cursor = "shop.orders\n[42,\"Zoë \\\"x\\\"\"]";
+    store.write(List.of(new Checkpoint("cursor", 1, Checkpoint.WHOLE, new Scn(-2), first, now, cursor),
+        new Checkpoint("cursor", 1, 0, new Scn(90), first, now)));
+    // a restarted consumer's store reads it back, on the partition's own checkpoint only
+    PhoenixCheckpointStore restarted = new PhoenixCheckpointStore(connections, Clock.systemUTC());
+    assertThat(restarted.read("cursor", 1)).extracting(Checkpoint::snapshot).containsExactly(cursor, null);
+    long second = restarted.claim("cursor", 1);
+    assertThatThrownBy(() -> store.write(List.of(new Checkpoint("cursor", 1, Checkpoint.WHOLE, new Scn(-1), first, now,
+        "shop.orders\n[99]")))).isInstanceOf(CheckpointFencedException.class);
+    assertThat(restarted.read("cursor", 1)).extracting(Checkpoint::snapshot).containsExactly(cursor, null);
+    restarted.write(List.of(new Checkpoint("cursor", 1, Checkpoint.WHOLE, new Scn(-1), second, now, Checkpoint.SNAPSHOT_DONE)));
+    assertThat(store.read("cursor", 1)).singleElement().extracting(Checkpoint::snapshot).isEqualTo(Checkpoint.SNAPSHOT_DONE);
+    restarted.write(List.of(Checkpoint.of("cursor", 1, new Scn(120), second, now)));
+    assertThat(store.read("cursor", 1)).singleElement().extracting(Checkpoint::snapshot).isNull();
+  }
 }
