@@ -11,6 +11,7 @@ import io.gridway.consumer.GridwayConsumer;
 import io.gridway.consumer.apply.Applier;
 import io.gridway.consumer.apply.ApplierContext;
 import io.gridway.core.checkpoint.Checkpoint;
+import io.gridway.core.checkpoint.CheckpointStore;
 import io.gridway.relay.Relay;
 import io.gridway.testkit.PrivateMariaDb;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -31,6 +32,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -72,41 +74,16 @@ class PhoenixEveryTypeIT {
 
   @Test
   void everyTypeLandsInPhoenixAsTheMappingTableSays() throws Exception {
-    PhoenixCluster cluster = PhoenixCluster.get();
-    Path dir = Files.createDirectories(Path.of("target", "phoenix-types-" + System.nanoTime()));
     PrivateMariaDb source = PrivateMariaDb.shared();
-    String database = source.createDatabase("ptypes");
-    source.execute(database, DDL);
+    String database = createTable(source, "ptypes");
+    Path dir = Files.createDirectories(Path.of("target", "phoenix-types-" + System.nanoTime()));
     try (Relay relay = KillWorkload.relay(source, database, dir, new java.util.Random())) { // a 256 MiB buffer
       relay.start();
-      try (Connection c = source.connect(database); Statement s = c.createStatement()) {
-        s.execute("SET SESSION sql_mode = ''"); // zero dates, as an old application writes them
-        s.execute("SET SESSION time_zone = '+00:00'");
-        for (String row : ROWS) {
-          s.execute("INSERT INTO every_type VALUES " + row);
-        }
-        s.execute("UPDATE every_type SET c_varchar = 'updated', c_int = NULL WHERE id = 4");
-        s.execute("INSERT INTO every_type (id, c_varchar) VALUES (5, 'deleted soon')");
-        s.execute("DELETE FROM every_type WHERE id = 5");
-      }
+      insertRows(source, database, "UPDATE every_type SET c_varchar = 'updated', c_int = NULL WHERE id = 4",
+          "INSERT INTO every_type (id, c_varchar) VALUES (5, 'deleted soon')", "DELETE FROM every_type WHERE id = 5");
       ConsumerConfig config = ConsumerConfig.builder("src").relays(List.of(Pipelines.uri(relay))).group("types")
           .partitions(0).batchMaxWait(Duration.ofMillis(5)).build();
-      Applier applier = new PhoenixApplierProvider().open(PhoenixTargetConfig.rows(cluster.url()),
-          new ApplierContext(config, new SimpleMeterRegistry()));
-      Map<Integer, List<String>> want = source(source, database);
-      try (applier; GridwayConsumer consumer = GridwayConsumer.builder(config)
-          .checkpointStore(applier.checkpointStore().orElseThrow()).handler(applier.handler()).build()) {
-        consumer.start();
-        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
-            .until(() -> phoenix(cluster, database).equals(want));
-      } catch (org.awaitility.core.ConditionTimeoutException e) {
-        // the comparison below names the differing values
-      }
-      Map<Integer, List<String>> got = phoenix(cluster, database);
-      assertThat(got.keySet()).containsExactly(1, 2, 3, 4);
-      for (int id : want.keySet()) {
-        assertThat(got.get(id)).as("row %d, columns id..c_year", id).isEqualTo(want.get(id));
-      }
+      assertLandsAsTheSource(source, database, config, store -> true);
     }
   }
 
@@ -117,45 +94,65 @@ class PhoenixEveryTypeIT {
    */
   @Test
   void everyTypeLoadedByASnapshotLandsAsTheMappingTableSays() throws Exception {
-    PhoenixCluster cluster = PhoenixCluster.get();
-    Path dir = Files.createDirectories(Path.of("target", "phoenix-snapshot-types-" + System.nanoTime()));
     PrivateMariaDb source = PrivateMariaDb.shared();
-    String database = source.createDatabase("psnap");
-    source.execute(database, DDL);
-    try (Connection c = source.connect(database); Statement s = c.createStatement()) {
-      s.execute("SET SESSION sql_mode = ''");
-      s.execute("SET SESSION time_zone = '+00:00'");
-      for (String row : ROWS) {
-        s.execute("INSERT INTO every_type VALUES " + row);
-      }
-    }
-    Map<Integer, List<String>> want = source(source, database);
+    String database = createTable(source, "psnap");
+    insertRows(source, database);
+    Path dir = Files.createDirectories(Path.of("target", "phoenix-snapshot-types-" + System.nanoTime()));
     try (Relay relay = KillWorkload.relay(source, database, dir, new java.util.Random())) { // from the binlog's end now
       relay.start();
       ConsumerConfig config = ConsumerConfig.builder("src").relays(List.of(Pipelines.uri(relay))).group("typesnap")
           .partitions(0).batchMaxWait(Duration.ofMillis(5)).start("snapshot")
           .snapshot(new ConsumerConfig.Snapshot(List.of(database + ".every_type"), 2, null)).build();
-      Applier applier = new PhoenixApplierProvider().open(PhoenixTargetConfig.rows(cluster.url()),
-          new ApplierContext(config, new SimpleMeterRegistry()));
-      try (applier; GridwayConsumer consumer = GridwayConsumer.builder(config)
-          .checkpointStore(applier.checkpointStore().orElseThrow()).handler(applier.handler()).build()) {
-        consumer.start();
-        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
-            .until(() -> phoenix(cluster, database).equals(want) && applier.checkpointStore().orElseThrow()
-                .read("typesnap", 0).stream().anyMatch(c -> Checkpoint.SNAPSHOT_DONE.equals(c.snapshot())));
-      } catch (org.awaitility.core.ConditionTimeoutException e) {
-        // the comparison below names the differing values
-      }
-      Map<Integer, List<String>> got = phoenix(cluster, database);
-      assertThat(got.keySet()).containsExactly(1, 2, 3, 4);
-      for (int id : want.keySet()) {
-        assertThat(got.get(id)).as("row %d, columns id..c_year", id).isEqualTo(want.get(id));
-      }
-      try (Applier reopened = new PhoenixApplierProvider().open(PhoenixTargetConfig.rows(cluster.url()),
+      Predicate<CheckpointStore> loaded = store -> store.read("typesnap", 0).stream()
+          .anyMatch(c -> Checkpoint.SNAPSHOT_DONE.equals(c.snapshot()));
+      assertLandsAsTheSource(source, database, config, loaded);
+      try (Applier reopened = new PhoenixApplierProvider().open(PhoenixTargetConfig.rows(PhoenixCluster.get().url()),
           new ApplierContext(config, new SimpleMeterRegistry()))) {
         assertThat(reopened.checkpointStore().orElseThrow().read("typesnap", 0)).singleElement()
             .extracting(Checkpoint::snapshot).isEqualTo(Checkpoint.SNAPSHOT_DONE);
       }
+    }
+  }
+
+  private static String createTable(PrivateMariaDb source, String name) throws SQLException {
+    String database = source.createDatabase(name);
+    source.execute(database, DDL);
+    return database;
+  }
+
+  /** {@link #ROWS}, then {@code more} statements, in the session an old application would have. */
+  private static void insertRows(PrivateMariaDb source, String database, String... more) throws SQLException {
+    try (Connection c = source.connect(database); Statement s = c.createStatement()) {
+      s.execute("SET SESSION sql_mode = ''"); // zero dates, as an old application writes them
+      s.execute("SET SESSION time_zone = '+00:00'");
+      for (String row : ROWS) {
+        s.execute("INSERT INTO every_type VALUES " + row);
+      }
+      for (String statement : more) {
+        s.execute(statement);
+      }
+    }
+  }
+
+  /** Runs a consumer of {@code config} into Phoenix until the view equals the source and {@code done} holds. */
+  private static void assertLandsAsTheSource(PrivateMariaDb source, String database, ConsumerConfig config,
+      Predicate<CheckpointStore> done) throws Exception {
+    PhoenixCluster cluster = PhoenixCluster.get();
+    Map<Integer, List<String>> want = source(source, database);
+    Applier applier = new PhoenixApplierProvider().open(PhoenixTargetConfig.rows(cluster.url()),
+        new ApplierContext(config, new SimpleMeterRegistry()));
+    try (applier; GridwayConsumer consumer = GridwayConsumer.builder(config)
+        .checkpointStore(applier.checkpointStore().orElseThrow()).handler(applier.handler()).build()) {
+      consumer.start();
+      await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
+          .until(() -> phoenix(cluster, database).equals(want) && done.test(applier.checkpointStore().orElseThrow()));
+    } catch (org.awaitility.core.ConditionTimeoutException e) {
+      // the comparison below names the differing values
+    }
+    Map<Integer, List<String>> got = phoenix(cluster, database);
+    assertThat(got.keySet()).containsExactly(1, 2, 3, 4);
+    for (int id : want.keySet()) {
+      assertThat(got.get(id)).as("row %d, columns id..c_year", id).isEqualTo(want.get(id));
     }
   }
 
