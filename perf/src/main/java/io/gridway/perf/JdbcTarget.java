@@ -124,6 +124,33 @@ final class JdbcTarget implements E2eTarget, AutoCloseable {
     }
   }
 
+  /**
+   * Rows the target holds, counting only tables from {@code firstIncomplete} on (a table that held its share stays
+   * complete while a snapshot loads, so a poll need not scan it again); {@code complete[0]} is moved past the tables
+   * found complete. Sums the earlier tables' shares.
+   */
+  long rowsLoaded(int[] complete) throws SQLException {
+    long rows = 0;
+    for (int t = 0; t < complete[0]; t++) {
+      rows += workload.recordsOf(t);
+    }
+    try (Connection c = server.connect(database); Statement s = c.createStatement()) {
+      while (complete[0] < workload.tables()) {
+        int t = complete[0];
+        try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + qualified(t))) {
+          rs.next();
+          long held = rs.getLong(1);
+          if (held < workload.recordsOf(t)) {
+            return rows + held;
+          }
+          rows += workload.recordsOf(t);
+          complete[0]++;
+        }
+      }
+    }
+    return rows;
+  }
+
   /** Null when every table holds its share of the load's records; else which table lacks how many. */
   @Override
   public String missingRows() throws SQLException {
