@@ -91,8 +91,13 @@ record Problem(HttpResponseStatus status, String type, String title, String deta
   }
 
   static Problem tooManyRequests(String what, int limit) {
+    return tooManyRequests(what, limit, "http.limits");
+  }
+
+  /** As above, naming the setting that bounds them. */
+  static Problem tooManyRequests(String what, int limit, String setting) {
     return new Problem(HttpResponseStatus.TOO_MANY_REQUESTS, "too-many-requests", "Too many concurrent requests",
-        "this relay already serves " + limit + " " + what + " (http.limits); retry later or use another replica",
+        "this relay already serves " + limit + " " + what + " (" + setting + "); retry later or use another replica",
         Map.of("limit", limit));
   }
 

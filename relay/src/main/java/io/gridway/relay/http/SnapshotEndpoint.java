@@ -85,7 +85,8 @@ final class SnapshotEndpoint {
         });
       });
     } catch (RejectedExecutionException e) {
-      reply(ctx, state, keepAlive, Problem.tooManyRequests("snapshot chunks", snapshots.limits().maxChunks() * 2), instance);
+      reply(ctx, state, keepAlive, Problem.tooManyRequests("snapshot chunks", snapshots.limits().maxChunks() * 2,
+          "twice snapshot.readers: as many read as wait"), instance);
     }
   }
 

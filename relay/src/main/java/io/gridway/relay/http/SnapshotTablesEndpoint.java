@@ -31,7 +31,8 @@ final class SnapshotTablesEndpoint {
     try {
       tables = snapshots == null ? null : snapshots.tables();
     } catch (RejectedExecutionException e) { // the chunk readers, which also ask the source for this, are all busy
-      reply(ctx, state, keepAlive, Problem.tooManyRequests("snapshot chunks", snapshots.limits().maxChunks() * 2),
+      reply(ctx, state, keepAlive, Problem.tooManyRequests("snapshot chunks", snapshots.limits().maxChunks() * 2,
+          "twice snapshot.readers: as many read as wait"),
           instance);
       return;
     }

@@ -20,9 +20,8 @@ import java.util.List;
  * gridway_phoenix_checkpoint} holding all of the partition's checkpoints (its own and its micro-partitions') as text,
  * with the snapshot cursor beside them, so one write is one HBase row and therefore atomic. Generations come from a
  * Phoenix sequence with no client cache (each {@code NEXT VALUE} is a server increment, so they grow across
- * processes); {@link #write} is one guarded
- * atomic upsert that changes nothing when a newer generation has claimed the partition, then reads the claim back to
- * report the fencing.
+ * processes); {@link #write} is one guarded atomic upsert that changes nothing when a newer generation has claimed
+ * the partition, then reads the claim back to report the fencing.
  *
  * <p>Thread-safe.
  */
