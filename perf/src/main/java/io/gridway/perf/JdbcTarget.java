@@ -137,15 +137,12 @@ final class JdbcTarget implements E2eTarget, AutoCloseable {
     try (Connection c = server.connect(database); Statement s = c.createStatement()) {
       while (complete[0] < workload.tables()) {
         int t = complete[0];
-        try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + qualified(t))) {
-          rs.next();
-          long held = rs.getLong(1);
-          if (held < workload.recordsOf(t)) {
-            return rows + held;
-          }
-          rows += workload.recordsOf(t);
-          complete[0]++;
+        long held = count(s, t);
+        if (held < workload.recordsOf(t)) {
+          return rows + held;
         }
+        rows += workload.recordsOf(t);
+        complete[0]++;
       }
     }
     return rows;
@@ -156,17 +153,21 @@ final class JdbcTarget implements E2eTarget, AutoCloseable {
   public String missingRows() throws SQLException {
     try (Connection c = server.connect(database); Statement s = c.createStatement()) {
       for (int t = 0; t < workload.tables(); t++) {
-        try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + qualified(t))) {
-          rs.next();
-          long rows = rs.getLong(1);
-          if (rows != workload.recordsOf(t)) {
-            return String.format(Locale.ROOT, "target %s table %s holds %,d rows, the load wrote %,d", kind,
-                Workload.tableName(t), rows, workload.recordsOf(t));
-          }
+        long rows = count(s, t);
+        if (rows != workload.recordsOf(t)) {
+          return String.format(Locale.ROOT, "target %s table %s holds %,d rows, the load wrote %,d", kind,
+              Workload.tableName(t), rows, workload.recordsOf(t));
         }
       }
     }
     return null;
+  }
+
+  private long count(Statement s, int t) throws SQLException {
+    try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + qualified(t))) {
+      rs.next();
+      return rs.getLong(1);
+    }
   }
 
   /** The consumer service's {@code applier:} section for this target. */

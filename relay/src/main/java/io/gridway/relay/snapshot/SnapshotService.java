@@ -66,8 +66,8 @@ public final class SnapshotService implements AutoCloseable {
   private final Limits limits;
   private final Clock clock;
   private final ThreadPoolExecutor readers;
-  /** When the next chunk may start (System.nanoTime), under {@code chunksPerSecond}; guarded by itself. */
-  private final long[] nextChunkAt = {System.nanoTime()};
+  /** When the next chunk may start (System.nanoTime), under {@code chunksPerSecond}. */
+  private final AtomicLong nextChunkAt = new AtomicLong(System.nanoTime());
   private final Map<String, TableProgress> progress = new ConcurrentHashMap<>();
   private final String source;
   private volatile java.util.function.LongSupplier processedScn = () -> -1L; // unsigned: every SCN
@@ -136,12 +136,9 @@ public final class SnapshotService implements AutoCloseable {
     if (limits.chunksPerSecond() == 0) {
       return;
     }
-    long at;
-    synchronized (nextChunkAt) {
-      long now = System.nanoTime();
-      at = Math.max(now, nextChunkAt[0]);
-      nextChunkAt[0] = at + TimeUnit.SECONDS.toNanos(1) / limits.chunksPerSecond();
-    }
+    long slot = TimeUnit.SECONDS.toNanos(1) / limits.chunksPerSecond();
+    long now = System.nanoTime();
+    long at = Math.max(now, nextChunkAt.getAndUpdate(next -> Math.max(now, next) + slot));
     long wait = at - System.nanoTime();
     if (wait > 0) {
       try {
