@@ -208,7 +208,9 @@ final class SnapshotFeeder {
             + Long.toUnsignedString(scn));
       }
       WindowData window = windows.isEmpty() ? null : windows.get(0);
-      if ("whole".equals(response.headers().firstValue("Gridway-Snapshot-Range").orElse(null))) {
+      SnapshotRange range = null;
+      String rangeHeader = response.headers().firstValue("Gridway-Snapshot-Range").orElse(null);
+      if (SnapshotRange.known(rangeHeader)) {
         String schemaId = response.headers().firstValue("Gridway-Snapshot-Schema").orElse(null);
         io.gridway.core.schema.TableSchema schema = schemaId == null ? null
             : schemas.get(Long.parseUnsignedLong(schemaId));
@@ -216,9 +218,11 @@ final class SnapshotFeeder {
           return new Retry("snapshot chunk of " + table + " from " + relay + " names schema " + schemaId
               + " for its key range but carries no such SCHEMA frame");
         }
+        range = SnapshotRange.of(schema, at.after(), lastKey, done, rangeHeader, partition);
+      }
+      if (range != null) {
         // the range's other target rows are deleted with the window, even when no row of the chunk is this partition's
-        window = WindowData.withRange(window, scn, System.currentTimeMillis() * 1000, partition,
-            SnapshotRange.of(schema, at.after(), lastKey, done));
+        window = WindowData.withRange(window, scn, System.currentTimeMillis() * 1000, partition, range);
       }
       long scanned = response.headers().firstValueAsLong("Gridway-Snapshot-Rows-Read").orElse(0);
       long estimated = response.headers().firstValueAsLong("Gridway-Snapshot-Rows-Estimated").orElse(-1);

@@ -20,11 +20,29 @@ import java.util.Objects;
  * <p>Key values as the relay's cursor JSON gives them: {@link Long} or {@link BigInteger} for integers, {@link String}
  * for decimals, temporals and text, {@link Bytes} for binaries. Immutable.
  *
+ * <p>On a source of several partitions whose rows go by key hash, only the range's target rows whose key hashes to the
+ * window's partition are its to delete ({@link #keyHash}): a key of another partition may be on the target because
+ * that partition, ahead of this one, applied its INSERT after the chunk's SCN.
+ *
  * @param schema the table version the chunk was read with (its key columns and the apply policy's rule)
  * @param after the key the range starts after, or null for the table's lowest key
  * @param through the last key of the range, or null for the table's end
+ * @param keyHash which of the range's target rows are the window's partition's, or null for all of them
  */
-public record SnapshotRange(TableSchema schema, List<Object> after, List<Object> through) {
+public record SnapshotRange(TableSchema schema, List<Object> after, List<Object> through, KeyHashShare keyHash) {
+
+  /**
+   * The range's target rows whose key goes to {@code partition} under the relay's key hash: {@code offset +
+   * xxHash64(canonical key bytes) mod buckets}, the function the relay partitions rows with. A partition outside the
+   * hash's {@code offset .. offset + buckets - 1} has no key of the table: none of the range's rows is its.
+   */
+  public record KeyHashShare(int buckets, int offset, int partition) {
+    public KeyHashShare {
+      if (buckets < 1 || offset < 0) {
+        throw new IllegalArgumentException("a key hash over " + buckets + " buckets from " + offset);
+      }
+    }
+  }
 
   public SnapshotRange {
     Objects.requireNonNull(schema, "schema");
@@ -34,10 +52,50 @@ public record SnapshotRange(TableSchema schema, List<Object> after, List<Object>
 
   /**
    * The range of a chunk read after the cursor key {@code afterJson} (null: the table's start) through {@code lastJson}
-   * (ignored when {@code done}: the range runs to the table's end).
+   * (ignored when {@code done}: the range runs to the table's end), as the relay's {@code Gridway-Snapshot-Range} header
+   * {@code range} states it for the consumer of {@code partition}; null when the header is absent or of a kind this
+   * consumer does not know (nothing is deleted then, as from an older relay).
+   *
+   * @throws IllegalArgumentException when a key or a {@code key-hash} header is malformed
    */
-  static SnapshotRange of(TableSchema schema, String afterJson, String lastJson, boolean done) {
-    return new SnapshotRange(schema, afterJson == null ? null : key(afterJson), done ? null : key(lastJson));
+  static SnapshotRange of(TableSchema schema, String afterJson, String lastJson, boolean done, String range,
+      int partition) {
+    if (!known(range)) {
+      return null;
+    }
+    KeyHashShare share = "whole".equals(range) ? null : keyHash(range, partition);
+    return new SnapshotRange(schema, afterJson == null ? null : key(afterJson), done ? null : key(lastJson), share);
+  }
+
+  /** Whether a {@code Gridway-Snapshot-Range} header is of a kind this consumer applies. */
+  static boolean known(String range) {
+    return range != null && (range.equals("whole") || range.startsWith("key-hash"));
+  }
+
+  /** {@code key-hash; buckets=B; offset=O}. */
+  private static KeyHashShare keyHash(String range, int partition) {
+    Integer buckets = null;
+    Integer offset = null;
+    String[] parts = range.split(";");
+    for (int i = 1; i < parts.length; i++) {
+      String part = parts[i].trim();
+      int eq = part.indexOf('=');
+      String name = eq < 0 ? part : part.substring(0, eq);
+      try {
+        if (name.equals("buckets")) {
+          buckets = Integer.parseInt(part.substring(eq + 1));
+        } else if (name.equals("offset")) {
+          offset = Integer.parseInt(part.substring(eq + 1));
+        }
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("snapshot range \"" + range + "\": " + name + " is not a number", e);
+      }
+    }
+    if (!parts[0].trim().equals("key-hash") || buckets == null || offset == null) {
+      throw new IllegalArgumentException("snapshot range \"" + range
+          + "\" is not of the form \"key-hash; buckets=B; offset=O\"");
+    }
+    return new KeyHashShare(buckets, offset, partition);
   }
 
   /** A key as the relay's cursor header writes it ({@link io.gridway.core.snapshot.SnapshotKeys}). */

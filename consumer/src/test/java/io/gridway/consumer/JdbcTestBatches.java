@@ -23,6 +23,25 @@ public final class JdbcTestBatches {
 
   /** One batch of whole windows; {@code micro} -1 for no micro-batching. */
   public static Batch batch(int partition, int micro, List<Transaction> transactions) {
+    List<WindowData> data = windows(partition, transactions);
+    List<Window> windows = new ArrayList<>();
+    for (WindowData w : data) {
+      windows.add(Window.whole(w));
+    }
+    return new Batch(0, partition, micro, windows, data.get(0).scn(), data.get(data.size() - 1).scn());
+  }
+
+  /**
+   * A snapshot chunk's window carrying its key range, as the consumer builds it from a relay's answer; {@code chunk}
+   * null for a chunk without rows of this partition (the window then has no events).
+   */
+  public static Batch chunk(int partition, long scn, Transaction chunk, SnapshotRange range) {
+    WindowData rows = chunk == null ? null : windows(partition, List.of(chunk)).get(0);
+    WindowData window = WindowData.withRange(rows, scn, scn * 1_000_000, partition, range);
+    return new Batch(0, partition, -1, List.of(Window.whole(window)), scn, scn);
+  }
+
+  private static List<WindowData> windows(int partition, List<Transaction> transactions) {
     Map<Long, TableSchema> schemas = new LinkedHashMap<>();
     for (Transaction t : transactions) {
       for (ChangeEvent e : t.events()) {
@@ -52,11 +71,7 @@ public final class JdbcTestBatches {
     }, UnpooledByteBufAllocator.DEFAULT);
     stream.feed(Unpooled.wrappedBuffer(out.toByteArray()));
     stream.endOfResponse();
-    List<Window> windows = new ArrayList<>();
-    for (WindowData w : data) {
-      windows.add(Window.whole(w));
-    }
-    return new Batch(0, partition, micro, windows, data.get(0).scn(), data.get(data.size() - 1).scn());
+    return data;
   }
 
   private static void write(ByteArrayOutputStream out, ByteBuffer buf) {

@@ -13,12 +13,37 @@ class SnapshotRangeTest {
 
   @Test
   void aTablesFirstChunkStartsAtItsLowestKeyAndItsLastRunsToItsEnd() {
-    SnapshotRange first = SnapshotRange.of(T, null, "[10]", false);
+    SnapshotRange first = SnapshotRange.of(T, null, "[10]", false, "whole", 0);
     assertThat(first.after()).isNull();
     assertThat(first.through()).containsExactly(10L);
-    SnapshotRange last = SnapshotRange.of(T, "[10]", "[]", true);
+    SnapshotRange last = SnapshotRange.of(T, "[10]", "[]", true, "whole", 0);
     assertThat(last.after()).containsExactly(10L);
     assertThat(last.through()).isNull();
+    assertThat(last.keyHash()).isNull();
+  }
+
+  @Test
+  void underAKeyHashTheRangeIsTheAskingPartitionsShare() {
+    SnapshotRange range = SnapshotRange.of(T, "[10]", "[20]", false, "key-hash; buckets=8; offset=2", 5);
+    assertThat(range.keyHash()).isEqualTo(new SnapshotRange.KeyHashShare(8, 2, 5));
+    assertThat(range.after()).containsExactly(10L);
+    assertThat(range.through()).containsExactly(20L);
+  }
+
+  @Test
+  void aRangeOfAKindThisConsumerDoesNotKnowOrNoneDeletesNothing() {
+    assertThat(SnapshotRange.of(T, "[10]", "[20]", false, null, 0)).isNull();
+    assertThat(SnapshotRange.of(T, "[10]", "[20]", false, "by-value; column=region", 0)).isNull();
+  }
+
+  @Test
+  void aMalformedKeyHashRangeIsRefusedSayingWhatIsWrong() {
+    assertThatThrownBy(() -> SnapshotRange.of(T, null, "[1]", false, "key-hash; buckets=x; offset=0", 0))
+        .hasMessage("snapshot range \"key-hash; buckets=x; offset=0\": buckets is not a number");
+    assertThatThrownBy(() -> SnapshotRange.of(T, null, "[1]", false, "key-hash; buckets=4", 0))
+        .hasMessageContaining("is not of the form \"key-hash; buckets=B; offset=O\"");
+    assertThatThrownBy(() -> SnapshotRange.of(T, null, "[1]", false, "key-hash; buckets=0; offset=0", 0))
+        .hasMessage("a key hash over 0 buckets from 0");
   }
 
   @Test

@@ -57,6 +57,26 @@ final class ColumnTransform {
     return derived;
   }
 
+  /**
+   * Whether the derived key is the source key: the same columns, names and values, in key order. Then a target row's key
+   * is the source row's, which a snapshot chunk's key range relies on ({@link KeyRouting}); a chunk without rows of a
+   * partition names its range with the source's schema.
+   */
+  boolean keepsKey(TableSchema source) {
+    int[] keys = derived.keyIndexes();
+    int[] sourceKeys = source.keyIndexes();
+    if (keys.length != sourceKeys.length) {
+      return false;
+    }
+    for (int k = 0; k < keys.length; k++) {
+      if (kinds[keys[k]] != COPY || from[keys[k]] != sourceKeys[k]
+          || !derived.column(keys[k]).name().equals(source.column(sourceKeys[k]).name())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** One line per changed column, for explanations: "email: hashed", "phone: masked". */
   List<String> effects() {
     return effects;

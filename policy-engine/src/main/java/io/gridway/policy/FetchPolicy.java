@@ -148,6 +148,32 @@ public final class FetchPolicy {
         + count + " events (a key move or a barrier): apply it as part of a transaction");
   }
 
+  /**
+   * How policies applied one after another route the rows of a table version, for a snapshot chunk's key range
+   * (docs/bootstrap.md §5.3). Each one partitions every row event again, so the last one decides; a column rule that
+   * changes a key column's values anywhere in the chain makes it {@link KeyRouting.Unknown} (the target's key is no
+   * longer the source's). No policy: the fetcher's partition, 0. Throws what routing a row of the table would throw when
+   * a policy does not fit the table.
+   */
+  public static KeyRouting keyRouting(List<FetchPolicy> chain, TableSchema schema) {
+    KeyRouting routing = new KeyRouting.OnePartition(0);
+    TableSchema seen = schema; // as the next policy sees it: the previous one's derived schema
+    for (FetchPolicy policy : chain) {
+      TablePlan plan = policy.plan(seen);
+      if (plan.transform() != null && !plan.transform().keepsKey(seen)) {
+        return new KeyRouting.Unknown("rule " + plan.transformRule() + " changes the key's values");
+      }
+      routing = plan.partitioner().keyRouting();
+      if (routing instanceof KeyRouting.Unknown) {
+        return routing;
+      }
+      if (plan.transform() != null) {
+        seen = plan.transform().derived();
+      }
+    }
+    return routing;
+  }
+
   /** The partition of a row event: its after image's, or its before image's for a DELETE. */
   static int partition(Partitioner partitioner, ChangeEvent e) {
     return partitioner.partition(e.op() == Operation.DELETE ? e.before() : e.after());

@@ -33,6 +33,9 @@ interface Partitioner {
   /** What it does, for explanations. */
   String describe();
 
+  /** The same rule in the form a consumer can check a key against. */
+  KeyRouting keyRouting();
+
   /** Every event to one partition: "partition by table list", and the policy's default. */
   record Fixed(int partition, String why) implements Partitioner {
     @Override
@@ -48,6 +51,11 @@ interface Partitioner {
     @Override
     public String describe() {
       return why;
+    }
+
+    @Override
+    public KeyRouting keyRouting() {
+      return new KeyRouting.OnePartition(partition);
     }
   }
 
@@ -66,6 +74,11 @@ interface Partitioner {
     @Override
     public String describe() {
       return "unusable: " + failure.getMessage();
+    }
+
+    @Override
+    public KeyRouting keyRouting() {
+      return new KeyRouting.Unknown(describe());
     }
   }
 
@@ -131,6 +144,11 @@ interface Partitioner {
     @Override
     public String describe() {
       return "key hash mod " + buckets + (offset == 0 ? "" : " + " + offset);
+    }
+
+    @Override
+    public KeyRouting keyRouting() {
+      return new KeyRouting.KeyHash(buckets, offset);
     }
   }
 
@@ -205,6 +223,11 @@ interface Partitioner {
     @Override
     public String describe() {
       return "by value of " + name + " (default " + fallback + ")";
+    }
+
+    @Override
+    public KeyRouting keyRouting() {
+      return new KeyRouting.Unknown(describe());
     }
   }
 }

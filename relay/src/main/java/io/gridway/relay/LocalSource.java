@@ -47,7 +47,7 @@ final class LocalSource implements ServedSource {
     this.clock = clock;
     this.refillThrough = refillThrough;
     io.gridway.core.snapshot.SnapshotReader reader = fetcher.snapshots();
-    this.snapshots = reader == null ? null : new io.gridway.relay.snapshot.SnapshotService(id, reader, publisher::routed,
+    this.snapshots = reader == null ? null : new io.gridway.relay.snapshot.SnapshotService(id, reader, publisher,
         snapshotLimits, clock);
     if (snapshots != null && config.settings() instanceof io.gridway.fetcher.mysql.MysqlFetcherConfig mysql
         && mysql.scn() == io.gridway.fetcher.mysql.MysqlFetcherConfig.ScnMode.FILE) {

@@ -17,23 +17,28 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
  * Rows deleted at the source while a group was away (docs/bootstrap.md §5.3): two consumer services, one into
- * PostgreSQL and one into MariaDB, load a one-partition source with {@code start: snapshot}, are paused with SIGSTOP,
+ * PostgreSQL and one into MariaDB, load a source of two partitions (rows by key hash) with {@code start: snapshot}, are
+ * paused with SIGSTOP,
  * and while they are paused the source deletes rows of two keyed tables — each table's lowest and highest keys, a run
  * longer than a chunk, scattered ones — and a workload writes until the windows after their checkpoints are evicted
  * from the relay's small buffer. Resumed with SIGCONT, both re-seed ({@code onEvicted: snapshot}) and both targets end
- * equal to the source ({@link ReplicaVerifier}): every chunk's key range deleted the target rows the source no longer
- * has. Table {@code c} (composite integer key, untouched by the workload) is left with exactly one chunk's rows, so its
+ * equal to the source ({@link ReplicaVerifier}): every chunk's key range deleted the target rows of its partition that
+ * the source no longer has, and none of the other partition's (which reloads at its own pace, its changes going on).
+ * Table {@code c} (composite integer key, untouched by the workload) is left with exactly one chunk's rows, so its
  * last chunk is empty and only its open-ended range deletes the rows above the last key.
  */
 @Timeout(900)
 class EvictionGapDeletesIT {
   private static final int ROWS = 3_000;
   private static final int CHUNK_ROWS = 500;
+  private static final int PARTITIONS = 2;
 
   @Test
   void rowsDeletedAtTheSourceDuringAnEvictionGapAreDeletedFromBothTargetsByTheReseed() throws Exception {
@@ -52,7 +57,7 @@ class EvictionGapDeletesIT {
     pg.execute(pgDb, "CREATE SCHEMA \"" + db + "\"", ddl[0].replace("TABLE a", "TABLE \"" + db + "\".a"),
         ddl[1].replace("TABLE c", "TABLE \"" + db + "\".c"), ddl[2].replace("TABLE log", "TABLE \"" + db + "\".log"));
     try (ServiceRig rig = new ServiceRig("eviction-gap-deletes"); PrivateMariaDb maria = PrivateMariaDb.dedicated();
-        Relay relay = ServiceRig.relay(rig.dir, source, db, 0, 1,
+        Relay relay = ServiceRig.relay(rig.dir, source, db, 0, PARTITIONS,
             "{capacity: 64MiB, maxWindow: 8MiB, indexWindows: 300}")) {
       maria.execute("", "CREATE DATABASE " + db);
       maria.execute(db, ddl);
@@ -65,7 +70,7 @@ class EvictionGapDeletesIT {
             Map.of("TARGET_PASSWORD", maria.rootPassword()));
         for (ServiceRig.Service s : new ServiceRig.Service[] {toPg, toMaria}) {
           await().atMost(Duration.ofSeconds(300)).pollInterval(Duration.ofMillis(100)).until(() ->
-              occurrences(s.output(), "snapshot loaded") == 1 || !s.process().isAlive());
+              occurrences(s.output(), "snapshot loaded") == PARTITIONS || !s.process().isAlive());
           assertThat(s.process().isAlive()).as(s.output()).isTrue();
         }
 
@@ -90,7 +95,7 @@ class EvictionGapDeletesIT {
 
         for (ServiceRig.Service s : new ServiceRig.Service[] {toPg, toMaria}) {
           await().atMost(Duration.ofSeconds(300)).pollInterval(Duration.ofMillis(100)).until(() ->
-              occurrences(s.output(), "snapshot loaded") >= 2 || !s.process().isAlive());
+              occurrences(s.output(), "snapshot loaded") >= 2 * PARTITIONS || !s.process().isAlive());
           assertThat(s.output()).contains("onEvicted: snapshot — re-seeding");
         }
         workload.stop();
@@ -106,9 +111,25 @@ class EvictionGapDeletesIT {
             .awaitMatches(Duration.ofSeconds(120));
         assertThat(toPg.process().isAlive()).as(toPg.output()).isTrue();
         assertThat(toMaria.process().isAlive()).as(toMaria.output()).isTrue();
-        System.out.printf("eviction gap: %d workload transactions%n", workload.transactions.get());
+        for (ServiceRig.Service s : new ServiceRig.Service[] {toPg, toMaria}) {
+          // at least c's 500 rows, which only a range can delete (the workload never writes c)
+          assertThat(rangeDeletes(rig, s)).as(s.output()).isGreaterThanOrEqualTo(500);
+        }
+        System.out.printf("eviction gap: %d workload transactions; range deletes: %.0f into PostgreSQL, %.0f into"
+            + " MariaDB%n", workload.transactions.get(), rangeDeletes(rig, toPg), rangeDeletes(rig, toMaria));
       }
     }
+  }
+
+  /** The service's {@code gridway.consumer.jdbc.snapshot.range.deletes}, every partition's. */
+  private static double rangeDeletes(ServiceRig rig, ServiceRig.Service service) throws Exception {
+    Matcher m = Pattern.compile("(?m)^gridway_consumer_jdbc_snapshot_range_deletes_total(\\{[^}]*\\})? (\\S+)$")
+        .matcher(rig.get(rig.httpPort(service), "/metrics").body());
+    double total = 0;
+    while (m.find()) {
+      total += Double.parseDouble(m.group(2));
+    }
+    return total;
   }
 
   private static String yaml(String db, int relayPort, String group, String url, String user) {
@@ -117,7 +138,7 @@ class EvictionGapDeletesIT {
           source: src
           group: %s
           relays: [http://127.0.0.1:%d]
-          partitions: [0]
+          partitions: [0, 1]
           start: snapshot
           snapshot: {tables: [%s.a, %s.c, %s.log], chunkRows: %d}
           pull: {waitTime: 200ms, backoff: 20ms}

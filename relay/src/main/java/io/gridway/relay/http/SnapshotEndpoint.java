@@ -9,6 +9,7 @@ import io.gridway.core.snapshot.ChunkReadException;
 import io.gridway.core.snapshot.ChunkRequest;
 import io.gridway.core.fetch.FetcherException;
 import io.gridway.core.wire.FrameEncoder;
+import io.gridway.policy.KeyRouting;
 import io.gridway.relay.snapshot.SnapshotService;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -41,8 +42,10 @@ final class SnapshotEndpoint {
   static final String LAST_KEY_HEADER = "Gridway-Snapshot-Last-Key";
   static final String DONE_HEADER = "Gridway-Snapshot-Done";
   /**
-   * {@code whole}: the answer holds every row of the table in the chunk's key range that the fetch policy keeps, so a
-   * target row of the range whose key is not among them no longer exists at the source (docs/bootstrap.md §5.3).
+   * Which target rows of the chunk's key range are the asker's and no longer exist at the source when the answer does
+   * not hold them (docs/bootstrap.md §5.3): {@code whole} — every row of the range that the fetch policy keeps is the
+   * asked partitions'; {@code key-hash; buckets=B; offset=O} — those whose key hashes to an asked partition are. Absent:
+   * the consumer cannot tell (a partition by a column's value, a changed key, a keyless table).
    */
   static final String RANGE_HEADER = "Gridway-Snapshot-Range";
   /** With {@link #RANGE_HEADER}: the id of the SCHEMA frame (always in the body then) the range is of. */
@@ -74,13 +77,13 @@ final class SnapshotEndpoint {
     try {
       snapshots.read(query).whenComplete((answer, error) -> {
         // encoded on the reader's thread: megabytes of frames on the event loop would hold up its other requests
-        boolean whole = error == null && wholeRange(source, answer);
-        Encoded encoded = error == null ? encode(answer, whole) : null;
+        String range = error == null ? range(answer, query.partitions()) : null;
+        Encoded encoded = error == null ? encode(answer, range != null) : null;
         ctx.executor().execute(() -> {
           if (error != null) {
             reply(ctx, state, keepAlive, problem(error), instance);
           } else {
-            send(ctx, state, keepAlive, answer, whole, encoded, instance);
+            send(ctx, state, keepAlive, answer, range, encoded, instance);
           }
         });
       });
@@ -104,12 +107,22 @@ final class SnapshotEndpoint {
   }
 
   /**
-   * Whether the answer holds the whole key range of a keyed table: only when the source has one partition. With more,
-   * the range's rows are spread over partitions, and a consumer of one partition cannot tell which of its target's
-   * rows belong to the others (a row another partition inserted after the chunk's position must not be deleted).
+   * The {@link #RANGE_HEADER} of an answer, or null. One partition's table (one source partition, or a table-list rule)
+   * is {@code whole} only for the consumer of that partition: another's deletes nothing. Under a key hash, a consumer of
+   * one partition recomputes each target key's partition and deletes only its own: a key of another partition may be on
+   * the target because that partition, ahead of this one, applied its INSERT after the chunk's position.
    */
-  static boolean wholeRange(ServedSource source, SnapshotService.Answer answer) {
-    return source.partitions().size() == 1 && answer.schema().hasPrimaryKey();
+  static String range(SnapshotService.Answer answer, BitSet asked) {
+    if (!answer.schema().hasPrimaryKey()) {
+      return null;
+    }
+    if (answer.keys() instanceof KeyRouting.OnePartition one) {
+      return asked.get(one.partition()) ? "whole" : null;
+    }
+    if (answer.keys() instanceof KeyRouting.KeyHash hash) {
+      return "key-hash; buckets=" + hash.buckets() + "; offset=" + hash.offset();
+    }
+    return null;
   }
 
   /** A chunk's response body, or why it could not be encoded. */
@@ -125,7 +138,7 @@ final class SnapshotEndpoint {
   }
 
   private static void send(ChannelHandlerContext ctx, ApiState state, boolean keepAlive, SnapshotService.Answer answer,
-      boolean whole, Encoded encoded, String instance) {
+      String range, Encoded encoded, String instance) {
     if (encoded.failure() != null) {
       reply(ctx, state, keepAlive, Problem.internal("cannot encode the chunk: " + encoded.failure().getMessage()),
           instance);
@@ -140,9 +153,9 @@ final class SnapshotEndpoint {
     if (answer.rowsEstimated() >= 0) {
       response.headers().set(ROWS_ESTIMATED_HEADER, Long.toString(answer.rowsEstimated()));
     }
-    if (whole) {
+    if (range != null) {
       TableSchema schema = answer.window() == null ? answer.schema() : answer.window().events().get(0).schema();
-      response.headers().set(RANGE_HEADER, "whole");
+      response.headers().set(RANGE_HEADER, range);
       response.headers().set(SCHEMA_HEADER, Long.toUnsignedString(schema.id()));
     }
     state.responded("snapshot", 200);

@@ -1,6 +1,9 @@
 package io.gridway.relay.policy;
 
 import io.gridway.core.event.Transaction;
+import io.gridway.core.schema.TableSchema;
+import io.gridway.policy.FetchPolicy;
+import io.gridway.policy.KeyRouting;
 import io.gridway.policy.Policy;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -86,6 +89,15 @@ public final class ActivePolicies {
       out = policies.get(i).fetch(partitions).apply(out);
     }
     return out;
+  }
+
+  /** How the policies, applied in order to a source of {@code partitions} partitions, route a table version's keys. */
+  public static KeyRouting keyRouting(List<Policy> policies, TableSchema schema, int partitions) {
+    List<FetchPolicy> chain = new ArrayList<>(policies.size());
+    for (Policy policy : policies) {
+      chain.add(policy.fetch(partitions));
+    }
+    return FetchPolicy.keyRouting(chain, schema);
   }
 
   void replace(List<Policy> next) {

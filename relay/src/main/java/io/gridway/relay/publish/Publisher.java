@@ -9,12 +9,14 @@ import io.gridway.core.fetch.TransactionSink;
 import io.gridway.core.schema.TableSchema;
 import io.gridway.core.wire.FrameEncoder;
 import io.gridway.policy.FetchPolicy;
+import io.gridway.policy.KeyRouting;
 import io.gridway.policy.Policy;
 import io.gridway.policy.PolicyLoader;
 import io.gridway.relay.buffer.EventBuffer;
 import io.gridway.relay.buffer.WindowTooLargeException;
 import io.gridway.relay.policy.ActivePolicies;
 import io.gridway.relay.position.PositionRecorder;
+import io.gridway.relay.snapshot.SnapshotService;
 import java.nio.ByteBuffer;
 import java.util.List;
 import org.slf4j.Logger;
@@ -48,7 +50,7 @@ import org.slf4j.LoggerFactory;
  * hands its transactions to (in tests and tools without a queue, whichever single thread feeds it). The state
  * getters are safe from any thread.
  */
-public final class Publisher implements TransactionSink {
+public final class Publisher implements TransactionSink, SnapshotService.Routing {
   private static final Logger LOG = LoggerFactory.getLogger(Publisher.class);
 
   private final String sourceId;
@@ -142,12 +144,26 @@ public final class Publisher implements TransactionSink {
    * changes (filter, transform, partition) this way. Null when nothing is left; throws what the policy throws. Any
    * thread.
    */
+  @Override
   public Transaction routed(Transaction tx) {
     List<Policy> current = policies.current();
     if (current.isEmpty()) {
       return defaultRouting == null ? tx : defaultRouting.apply(tx);
     }
     return ActivePolicies.apply(current, tx, partitions);
+  }
+
+  /**
+   * How the fetch policy in force routes the keys of a table version, in the form a snapshot chunk's consumer checks
+   * target keys against (docs/bootstrap.md §5.3). Any thread; throws what the policy throws.
+   */
+  @Override
+  public KeyRouting keyRouting(TableSchema schema) {
+    List<Policy> current = policies.current();
+    if (current.isEmpty()) {
+      return FetchPolicy.keyRouting(defaultRouting == null ? List.of() : List.of(defaultRouting), schema);
+    }
+    return ActivePolicies.keyRouting(current, schema, partitions);
   }
 
   private Transaction filtered(Transaction tx) {

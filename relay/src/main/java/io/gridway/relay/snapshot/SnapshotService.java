@@ -8,6 +8,7 @@ import io.gridway.core.event.Transaction;
 import io.gridway.core.snapshot.Chunk;
 import io.gridway.core.snapshot.ChunkRequest;
 import io.gridway.core.snapshot.SnapshotReader;
+import io.gridway.policy.KeyRouting;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -21,7 +22,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,10 +59,34 @@ public final class SnapshotService implements AutoCloseable {
    * @param rowsEstimated the source's estimate of the table's rows, read once per table by this relay (-1 unknown)
    */
   public record Answer(Transaction window, Scn scn, List<Object> lastKey, boolean done, int rowsRead,
-      io.gridway.core.schema.TableSchema schema, long rowsEstimated) {}
+      io.gridway.core.schema.TableSchema schema, long rowsEstimated, KeyRouting keys) {}
+
+  /** The fetch policy in force, as chunks need it: the publisher's, so that a chunk's rows go where changes go. */
+  public interface Routing {
+    /** The chunk's READ events as the policy publishes them (filtered, transformed, partitioned); null for none. */
+    Transaction routed(Transaction tx);
+
+    /** How the policy routes the keys of the table version (docs/bootstrap.md §5.3). */
+    KeyRouting keyRouting(io.gridway.core.schema.TableSchema schema);
+
+    /** No policy on a source of one partition: every row as read, to partition 0. */
+    static Routing unpartitioned() {
+      return new Routing() {
+        @Override
+        public Transaction routed(Transaction tx) {
+          return tx;
+        }
+
+        @Override
+        public KeyRouting keyRouting(io.gridway.core.schema.TableSchema schema) {
+          return new KeyRouting.OnePartition(0);
+        }
+      };
+    }
+  }
 
   private final SnapshotReader reader;
-  private final UnaryOperator<Transaction> routing;
+  private final Routing routing;
   private final Limits limits;
   private final Clock clock;
   private final ThreadPoolExecutor readers;
@@ -82,8 +106,8 @@ public final class SnapshotService implements AutoCloseable {
   private long lastFailedMove = System.nanoTime() - TimeUnit.MINUTES.toNanos(2);
   private final java.util.concurrent.atomic.AtomicBoolean warnedMove = new java.util.concurrent.atomic.AtomicBoolean();
 
-  /** @param routing the fetch policy in force (the publisher's), returning null when it drops everything */
-  public SnapshotService(String source, SnapshotReader reader, UnaryOperator<Transaction> routing, Limits limits,
+  /** @param routing the fetch policy in force (the publisher's) */
+  public SnapshotService(String source, SnapshotReader reader, Routing routing, Limits limits,
       Clock clock) {
     this.source = source;
     this.reader = reader;
@@ -283,7 +307,7 @@ public final class SnapshotService implements AutoCloseable {
       for (Row row : chunk.rows()) {
         events.add(ChangeEvent.read(chunk.schema(), row, scn, micros, 0));
       }
-      Transaction routed = routing.apply(new Transaction(scn, micros, new SourcePosition.Generated(scn.value()), "",
+      Transaction routed = routing.routed(new Transaction(scn, micros, new SourcePosition.Generated(scn.value()), "",
           events));
       window = routed == null ? null : only(routed, query.partitions());
     }
@@ -292,7 +316,7 @@ public final class SnapshotService implements AutoCloseable {
           progress.get(table).chunks.get());
     }
     return new Answer(window, scn, chunk.lastKey(), chunk.done(), chunk.rows().size(), chunk.schema(),
-        tableProgress.estimated);
+        tableProgress.estimated, routing.keyRouting(chunk.schema()));
   }
 
   /**

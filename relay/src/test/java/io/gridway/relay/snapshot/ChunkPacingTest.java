@@ -28,7 +28,7 @@ class ChunkPacingTest {
   @Test
   void chunkReadsStartOneSlotApartAcrossReaders() throws Exception {
     ConcurrentLinkedQueue<Long> starts = new ConcurrentLinkedQueue<>();
-    SnapshotService service = new SnapshotService("src", reader(starts), t -> t,
+    SnapshotService service = new SnapshotService("src", reader(starts), SnapshotService.Routing.unpartitioned(),
         new SnapshotConfig(2, null, null, 20).limits(), Clock.systemUTC());
     service.awaitProcessed(() -> -1L, () -> false);
     List<CompletableFuture<SnapshotService.Answer>> answers = new ArrayList<>();
@@ -54,8 +54,8 @@ class ChunkPacingTest {
   @Test
   void withoutALimitReadsDoNotWait() throws Exception {
     ConcurrentLinkedQueue<Long> starts = new ConcurrentLinkedQueue<>();
-    SnapshotService service = new SnapshotService("src", reader(starts), t -> t, SnapshotService.Limits.DEFAULT,
-        Clock.systemUTC());
+    SnapshotService service = new SnapshotService("src", reader(starts), SnapshotService.Routing.unpartitioned(),
+        SnapshotService.Limits.DEFAULT, Clock.systemUTC());
     service.awaitProcessed(() -> -1L, () -> false);
     assertThat(SnapshotService.Limits.DEFAULT.chunksPerSecond()).isZero();
     service.read(new SnapshotService.Query(new ChunkRequest("d", "t", List.of(), 10, 1 << 20), new BitSet(), 0))

@@ -28,8 +28,8 @@ class HaltedSnapshotTest {
   @Test
   void aHaltedRelayReadsNoChunkAndSaysWhy() throws Exception {
     AtomicInteger reads = new AtomicInteger();
-    SnapshotService service = new SnapshotService("src", reader(reads, new AtomicBoolean()), t -> t,
-        SnapshotService.Limits.DEFAULT, Clock.systemUTC());
+    SnapshotService service = new SnapshotService("src", reader(reads, new AtomicBoolean()),
+        SnapshotService.Routing.unpartitioned(), SnapshotService.Limits.DEFAULT, Clock.systemUTC());
     service.awaitProcessed(() -> 0L, () -> true);
 
     Throwable failure = failureOf(service);
@@ -42,8 +42,8 @@ class HaltedSnapshotTest {
   void aChunkWaitingForTheLogStopsWaitingWhenTheFetcherHalts() throws Exception {
     AtomicInteger reads = new AtomicInteger();
     AtomicBoolean halted = new AtomicBoolean();
-    SnapshotService service = new SnapshotService("src", reader(reads, halted), t -> t,
-        SnapshotService.Limits.DEFAULT, Clock.systemUTC());
+    SnapshotService service = new SnapshotService("src", reader(reads, halted),
+        SnapshotService.Routing.unpartitioned(), SnapshotService.Limits.DEFAULT, Clock.systemUTC());
     // the log never reaches the chunk's high watermark; the reader halts the fetcher once it has read the chunk
     service.awaitProcessed(() -> 0L, halted::get);
 

@@ -6,6 +6,7 @@ import io.gridway.core.event.ChangeEvent;
 import io.gridway.core.event.Operation;
 import io.gridway.core.schema.Column;
 import io.gridway.core.schema.TableSchema;
+import io.gridway.policy.KeyRouting;
 import io.gridway.policy.TableTarget;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -26,7 +27,9 @@ import org.slf4j.LoggerFactory;
  * eviction gap) or never had. Only tables whose key columns are all integers: their order is the same on the source and
  * every target, so the range means the same rows in both; a text key's order is its collation's, which differs between
  * MariaDB and PostgreSQL, and a range read in the wrong order would delete rows of a neighbouring chunk. Other keys are
- * left to upserts (one WARN per table). Thread-safe (state: the set of tables warned about).
+ * left to upserts (one WARN per table). On a source of several partitions routed by key hash, only the rows whose key
+ * hashes to the window's partition are candidates ({@link SnapshotRange#keyHash}). Thread-safe (state: the set of
+ * tables warned about).
  */
 final class RangeDeletion {
   private static final Logger LOG = LoggerFactory.getLogger(RangeDeletion.class);
@@ -56,6 +59,8 @@ final class RangeDeletion {
         kept.add(key(s, e));
       }
     }
+    KeyRouting.KeyHash hash = range.keyHash() == null ? null
+        : new KeyRouting.KeyHash(range.keyHash().buckets(), range.keyHash().offset());
     TableTarget target = JdbcApplier.rule(tx.policy(), s).target();
     tx.flush();
     List<List<Object>> absent = new ArrayList<>();
@@ -69,7 +74,7 @@ final class RangeDeletion {
           for (int k = 0; k < s.keySize(); k++) {
             key.add(integer(rs.getObject(k + 1)));
           }
-          if (!kept.contains(key)) {
+          if (!kept.contains(key) && (hash == null || hash.partitionOf(key) == range.keyHash().partition())) {
             absent.add(key);
           }
         }
