@@ -6,8 +6,14 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gridway.cluster.ZkConfig;
+import io.gridway.consumer.ConsumerConfig;
+import io.gridway.core.checkpoint.Checkpoint;
 import java.io.IOException;
 import java.math.BigDecimal;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,6 +25,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -29,6 +37,13 @@ import org.junit.jupiter.api.Timeout;
  * events it applies to a JSON-lines file of its own (a target where a repeat is visible). Rounds of kill -9
  * and return (2; 10 under {@code -Pchaos}).
  *
+ * <p>The group starts with {@code start: snapshot} (issue 18, checkpoints in ZooKeeper): the rows the writer wrote
+ * before the group started, and table {@code t3}, loaded first, whose rows were there before the relay started and
+ * which the writer never touches. The load runs under the relay's chunk throttle and a paced writer, so that the kills
+ * come while the partitions load; each partition moved resumes from the cursor in its ZooKeeper checkpoint: the relay
+ * serves no more chunks of {@code t3} than each partition needs once plus {@code readAhead} for every start of a
+ * partition during the load.
+ *
  * <p>At the end: replaying every window once, in SCN order per partition, gives exactly the source's tables
  * (nothing missing); a window applied by more than one run was applied first by a run that was then killed,
  * above the checkpoint that was durable in ZooKeeper at that kill (duplicates only above the checkpoint,
@@ -37,18 +52,48 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(1800)
 class AtLeastOnceGroupIT {
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final boolean LONG = Boolean.getBoolean("gridway.long");
+  /** The table only the snapshot brings, loaded first. */
+  private static final String STATIC = "t3";
+  private static final List<String> TABLES = List.of(STATIC, "t0", "t1", "t2");
+  /** Rows of {@link #STATIC}. */
+  private static final int PRELOADED = LONG ? 10_000 : 3_000;
+  private static final int CHUNK_ROWS = 100;
+  /**
+   * The relay's chunks per second: t3 alone (12 partitions × 32 chunks; 102 under -Pchaos) takes at least 26 s (82 s),
+   * then t0–t2, which the writer fills meanwhile; the first kill comes once three consumer JVMs have started and spread,
+   * about 10 s after the first one started on a quiet machine.
+   */
+  private static final int CHUNKS_PER_SECOND = 15;
+  /** The writer's pause after each commit: about 50 transactions a second, about 20 inserts a second per table. */
+  private static final long WRITER_PAUSE_MILLIS = 20;
+  private static final int READ_AHEAD = new ConsumerConfig.Snapshot(null, null, null, null, null).readAhead();
+  private static final Pattern CHUNKS = Pattern.compile("gridway_relay_snapshot_chunks_total\\{[^}]*table=\"[^.\"]+\\."
+      + STATIC + "\"[^}]*} ([0-9.E]+)");
+  /** A partition started with {@link #STATIC} still to load (the rest of the list follows it). */
+  private static final Pattern LOADING_START = Pattern.compile("partition \\d+: starting at .*; loading the existing rows"
+      + " of \\[[^.\\]]+\\." + STATIC + ",");
+  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   /** One window as one run applied it. */
   record Delivery(String run, List<JsonNode> events) {}
 
   @Test
-  void killedConsumersLoseNothingAndRepeatOnlyAboveTheirDurableCheckpoint() throws Exception {
-    int rounds = Boolean.getBoolean("gridway.long") ? 10 : 2;
+  void killedConsumersLoseNothingRepeatOnlyAboveTheirDurableCheckpointAndResumeTheirSnapshot() throws Exception {
+    int rounds = LONG ? 10 : 2;
     Timings timings = new Timings();
     Map<String, Map<Integer, Long>> durableAtKill = new HashMap<>(); // killed run → partition → checkpoint SCN
     try (GroupRig rig = new GroupRig("alo", false, ZkConfig.FAST_SESSION_TIMEOUT)) {
-      rig.startRelay();
-      SourceWorkload writer = new SourceWorkload(rig.mariaDb, rig.sourceDb, 7);
+      rig.mariaDb.execute(rig.sourceDb, "CREATE TABLE " + STATIC + " (" + SourceWorkload.COLUMNS + ")",
+          "INSERT INTO " + STATIC + " (id, v, n, amount) SELECT seq, CONCAT('old', seq), seq % 7, seq / 100 FROM seq_1_to_"
+          + PRELOADED);
+      rig.relayLines("snapshot: {chunksPerSecond: " + CHUNKS_PER_SECOND + "}\n");
+      rig.startRelay(); // at the binlog's end: t3's rows are not in the log it reads
+      rig.consumerLines("""
+            start: snapshot
+            snapshot: {tables: [%s], chunkRows: %d}
+          """.formatted(String.join(", ", TABLES.stream().map(t -> rig.sourceDb + "." + t).toList()), CHUNK_ROWS));
+      SourceWorkload writer = new SourceWorkload(rig.mariaDb, rig.sourceDb, 7, WRITER_PAUSE_MILLIS);
       writer.start();
       try {
         rig.startController("ctl");
@@ -57,23 +102,28 @@ class AtLeastOnceGroupIT {
           rig.startConsumer(c);
         }
         rig.awaitSpread(Failovers.even(rig), Failovers.PATIENCE);
+        assertThat(loading(rig)).as("partitions still loading at the first kill (the relay's throttle: %d chunks/s)",
+            CHUNKS_PER_SECOND).isTrue();
         for (int round = 0; round < rounds; round++) {
           String victim = names.get(round % names.size());
           String run = victim + "-" + rig.runs().get(victim);
           Failovers.killAndReturn(rig, victim, timings, () -> durableAtKill.put(run, scns(rig.progress())));
         }
+        await().atMost(Duration.ofSeconds(LONG ? 600 : 300)).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
+            .until(() -> done(rig));
       } finally {
         writer.stop();
       }
+      assertSnapshotResumed(rig);
       Map<String, TableDigest> source;
       try (Connection c = rig.mariaDb.connect(rig.sourceDb)) {
-        source = TableDigest.of(c, null, "`");
+        source = TableDigest.of(c, null, "`", TABLES);
       }
       Map<Integer, TreeMap<Long, List<Delivery>>> windows = new HashMap<>();
       await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1)).until(() -> {
         windows.clear();
         windows.putAll(read(rig));
-        return replay(windows).equals(source);
+        return replay(windows, TABLES).equals(source);
       });
       long repeated = verifyRepeats(windows, durableAtKill, rig.supervisorRestarts());
       System.out.println("at-least-once: " + writer.committedTransactions() + " transactions, " + writer.committedChanges()
@@ -84,6 +134,72 @@ class AtLeastOnceGroupIT {
     }
   }
 
+  /**
+   * Every partition read {@link #STATIC} once — at most (rows / chunk + 2) chunks — and each start of a partition while
+   * it loaded it, after its first (a move: a join, a kill, a return), re-read at most {@code readAhead} chunks: resumed
+   * from the cursor in ZooKeeper. A partition that started over would read the chunks it had loaded again.
+   */
+  private static void assertSnapshotResumed(GroupRig rig) throws Exception {
+    double served = chunksServed(rig.relayPort());
+    long once = (long) GroupRig.PARTITIONS * (PRELOADED / CHUNK_ROWS + 2);
+    long restarts = loadingStarts(rig) - GroupRig.PARTITIONS;
+    System.out.printf("snapshot in a ZooKeeper-checkpointed group: %.0f chunks of %s (%,d rows) served; at most %d once"
+        + " per partition, plus %d for %d partition starts while loading it; a start over is up to %d more%n", served, STATIC,
+        PRELOADED, once, restarts * READ_AHEAD, restarts, PRELOADED / CHUNK_ROWS);
+    assertThat(served).as("chunks of %s served: all of it once per partition", STATIC)
+        .isGreaterThanOrEqualTo((double) GroupRig.PARTITIONS * (PRELOADED / CHUNK_ROWS));
+    assertThat(served).as("chunks of %s served: resumed from the cursor, never from the first chunk again", STATIC)
+        .isLessThanOrEqualTo((double) once + restarts * READ_AHEAD);
+  }
+
+  /** How many times a consumer run started a partition that had not loaded {@link #STATIC}, every run's log counted. */
+  private static long loadingStarts(GroupRig rig) throws IOException {
+    long starts = 0;
+    for (String instance : rig.consumerNames()) {
+      Matcher m = LOADING_START.matcher(Files.readString(rig.consumerLog(instance)));
+      while (m.find()) {
+        starts++;
+      }
+    }
+    return starts;
+  }
+
+  /** Some partition has a chunk durable and has not loaded every table. */
+  private static boolean loading(GroupRig rig) {
+    return cursors(rig).values().stream().anyMatch(c -> !c.equals(Checkpoint.SNAPSHOT_DONE));
+  }
+
+  /** Every partition has loaded every table. */
+  private static boolean done(GroupRig rig) {
+    return cursors(rig).values().stream().filter(Checkpoint.SNAPSHOT_DONE::equals).count() == GroupRig.PARTITIONS;
+  }
+
+  /** Partition → the snapshot cursor of its checkpoint in ZooKeeper (partitions without one are left out). */
+  private static Map<Integer, String> cursors(GroupRig rig) {
+    Map<Integer, String> out = new TreeMap<>();
+    for (int p = 0; p < GroupRig.PARTITIONS; p++) {
+      for (Checkpoint c : rig.zkCheckpoints().read(rig.group, p)) {
+        if (c.isWhole() && c.snapshot() != null) {
+          out.put(p, c.snapshot());
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Chunks of {@link #STATIC} the relay has served since it started. */
+  private static double chunksServed(int port) throws Exception {
+    HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
+        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).isEqualTo(200);
+    double total = 0;
+    Matcher m = CHUNKS.matcher(r.body());
+    while (m.find()) {
+      total += Double.parseDouble(m.group(1));
+    }
+    return total;
+  }
+
   private static Map<Integer, Long> scns(Map<Integer, GroupRig.Progress> progress) {
     Map<Integer, Long> out = new HashMap<>();
     progress.forEach((p, g) -> out.put(p, g.scn()));
@@ -91,7 +207,7 @@ class AtLeastOnceGroupIT {
   }
 
   /** partition → SCN → each run's delivery of that window (a killed run's last line may be cut). */
-  static Map<Integer, TreeMap<Long, List<Delivery>>> read(GroupRig rig) throws IOException {
+  private static Map<Integer, TreeMap<Long, List<Delivery>>> read(GroupRig rig) throws IOException {
     Map<Integer, TreeMap<Long, List<Delivery>>> windows = new HashMap<>();
     for (Map.Entry<String, Integer> e : rig.runs().entrySet()) {
       for (int run = 1; run <= e.getValue(); run++) {
@@ -127,9 +243,9 @@ class AtLeastOnceGroupIT {
   }
 
   /** The tables that applying each window once (its longest delivery), in SCN order per partition, produces. */
-  static Map<String, TableDigest> replay(Map<Integer, TreeMap<Long, List<Delivery>>> windows) {
+  private static Map<String, TableDigest> replay(Map<Integer, TreeMap<Long, List<Delivery>>> windows, List<String> names) {
     Map<String, TreeMap<Long, String>> tables = new LinkedHashMap<>();
-    for (String t : SourceWorkload.TABLES) {
+    for (String t : names) {
       tables.put(t, new TreeMap<>());
     }
     for (TreeMap<Long, List<Delivery>> partition : windows.values()) {

@@ -216,10 +216,15 @@ final class GroupRig implements AutoCloseable {
         http: {port: 0}
         """.formatted(SOURCE, group, relayPort, consumerLines, applier, zk.connectString(), CLUSTER, instance, PARTITIONS,
         sessionTimeout.toMillis()));
-    JvmProcess consumer = JvmProcess.start(instance, dir.resolve(instance + ".log"), CONSUMER_READY,
+    JvmProcess consumer = JvmProcess.start(instance, consumerLog(instance), CONSUMER_READY,
         ConsumerMain.class.getName(), "--config", config.toString());
     consumers.put(instance, consumer);
     return consumer;
+  }
+
+  /** The log of every run of a consumer. */
+  Path consumerLog(String instance) {
+    return dir.resolve(instance + ".log");
   }
 
   /** The JSON-lines file of a consumer's run (at-least-once). */

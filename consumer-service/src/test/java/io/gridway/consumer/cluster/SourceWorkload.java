@@ -30,12 +30,19 @@ final class SourceWorkload {
   private final AtomicLongArray inserted = new AtomicLongArray(TABLES.size());
   private final AtomicReference<Throwable> failure = new AtomicReference<>();
   private final Thread thread;
+  private final long pauseMillis;
   private volatile boolean stop;
 
   SourceWorkload(PrivateMariaDb db, String database, long seed) {
+    this(db, database, seed, 4);
+  }
+
+  /** @param pauseMillis the pause after each commit: the default 4 ms writes about 200 transactions a second */
+  SourceWorkload(PrivateMariaDb db, String database, long seed, long pauseMillis) {
     this.db = db;
     this.database = database;
     this.random = new Random(seed);
+    this.pauseMillis = pauseMillis;
     this.thread = new Thread(this::run, "source-writer");
   }
 
@@ -117,7 +124,7 @@ final class SourceWorkload {
         c.commit();
         changes.addAndGet(ops);
         transactions.incrementAndGet();
-        Thread.sleep(4);
+        Thread.sleep(pauseMillis);
       }
     } catch (SQLException | RuntimeException e) {
       failure.set(e);

@@ -10,6 +10,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 
@@ -21,8 +22,13 @@ record TableDigest(long rows, String sha256) {
 
   /** The digest of every table of {@link SourceWorkload#TABLES} in {@code schema} ({@code null}: the connection's). */
   static Map<String, TableDigest> of(Connection c, String schema, String quote) throws SQLException {
+    return of(c, schema, quote, SourceWorkload.TABLES);
+  }
+
+  /** The same for {@code tables}, each of {@link SourceWorkload#COLUMNS}. */
+  static Map<String, TableDigest> of(Connection c, String schema, String quote, List<String> tables) throws SQLException {
     Map<String, TableDigest> out = new LinkedHashMap<>();
-    for (String table : SourceWorkload.TABLES) {
+    for (String table : tables) {
       String name = (schema == null ? "" : quote + schema + quote + ".") + quote + table + quote;
       out.put(table, digest(c, "SELECT id, v, n, amount FROM " + name + " ORDER BY id"));
     }
