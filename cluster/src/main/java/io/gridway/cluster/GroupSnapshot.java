@@ -46,27 +46,36 @@ public final class GroupSnapshot {
       for (int p : chosen) {
         requests.request(group, p, request);
       }
-      boolean groupPaused = admin.isPaused(group);
-      Set<Integer> paused = admin.pausedPartitions(group);
-      List<Integer> cycled = new ArrayList<>();
-      List<Integer> waiting = new ArrayList<>();
-      for (int p : chosen) {
-        if (groupPaused || paused.contains(p)) {
-          waiting.add(p);
-        } else {
-          admin.pausePartition(group, p);
-          cycled.add(p);
-        }
-      }
-      try {
-        awaitReleased(zk, cluster, group, cycled, patience);
-      } finally {
-        for (int p : cycled) { // resumed even when the wait failed: never leave partitions paused behind the operator
-          admin.resumePartition(group, p);
-        }
-      }
-      return new Outcome(chosen, cycled, waiting);
+      return cycle(admin, zk, cluster, group, chosen, patience);
     }
+  }
+
+  /**
+   * Pauses {@code chosen} until no instance leads them and resumes them, so that their next leaders take up their
+   * requests at once; partitions the operator paused (or whose group is paused) are left to take them up when resumed.
+   */
+  private static Outcome cycle(ClusterAdmin admin, ZkConfig zk, String cluster, String group, SortedSet<Integer> chosen,
+      Duration patience) throws InterruptedException {
+    boolean groupPaused = admin.isPaused(group);
+    Set<Integer> paused = admin.pausedPartitions(group);
+    List<Integer> cycled = new ArrayList<>();
+    List<Integer> waiting = new ArrayList<>();
+    for (int p : chosen) {
+      if (groupPaused || paused.contains(p)) {
+        waiting.add(p);
+      } else {
+        admin.pausePartition(group, p);
+        cycled.add(p);
+      }
+    }
+    try {
+      awaitReleased(zk, cluster, group, cycled, patience);
+    } finally {
+      for (int p : cycled) { // resumed even when the wait failed: never leave partitions paused behind the operator
+        admin.resumePartition(group, p);
+      }
+    }
+    return new Outcome(chosen, cycled, waiting);
   }
 
   /** What an operator can do to a snapshot in progress (docs/bootstrap.md §5.4). */
@@ -90,30 +99,55 @@ public final class GroupSnapshot {
 
   /**
    * Pauses, resumes or cancels the snapshots of {@code partitions} (empty: every partition that has one) through
-   * flags on their requests, which each partition's leader watches. Changes only the requests: no partition is paused
-   * or moved.
+   * flags on their requests, which each partition's leader watches: an operator's load ({@link #request}) and the
+   * group's own ({@code start: snapshot}, a re-seed), which has no request of its own. To pause or cancel an own load
+   * its leader reports unfinished, a request for the group's own tables is recorded as already taken (so the load goes
+   * on from its stored cursor, not from the start), flagged, and the partition paused and resumed, as {@link #request}
+   * does, so that its next leader runs the load under the flags (a move of the partition); a resume clears the flag
+   * and the request is dropped once the load is done.
    *
-   * @return the partitions whose request was changed
+   * @param user who asks (recorded with an own load's request)
+   * @param patience how long to wait for the leaders of own loads to stop
+   * @return the partitions whose load was changed
    * @throws IllegalArgumentException when the group or a partition is wrong
-   * @throws IllegalStateException when a chosen partition has no snapshot (or, without a choice, none has one)
+   * @throws IllegalStateException when a chosen partition has no snapshot (or, without a choice, none has one), or a
+   *     leader did not stop within {@code patience} (the partition is resumed, and its next leader applies the flag)
    */
   public static SortedSet<Integer> control(ZkConfig zk, String cluster, String group, Collection<Integer> partitions,
-      Action action) {
-    try (ClusterAdmin admin = new ClusterAdmin(zk, cluster); SnapshotRequests requests = SnapshotRequests.open(zk, cluster)) {
+      Action action, String user, Duration patience) throws InterruptedException {
+    try (ClusterAdmin admin = new ClusterAdmin(zk, cluster); SnapshotRequests requests = SnapshotRequests.open(zk, cluster);
+        GroupProgress progress = GroupProgress.open(zk, cluster)) {
       SortedSet<Integer> chosen = choose(admin, cluster, group, partitions);
       java.util.Map<Integer, SnapshotRequests.Request> pending = requests.pending(group);
+      SortedSet<Integer> own = new TreeSet<>(); // loads of the group's own, which a pause or cancel must reach
+      if (action != Action.RESUME) {
+        progress.read(group).forEach((p, report) -> {
+          if (chosen.contains(p) && !pending.containsKey(p) && report.snapshot() != null && !report.snapshot().done()) {
+            own.add(p);
+          }
+        });
+      }
+      SortedSet<Integer> loading = new TreeSet<>(pending.keySet());
+      loading.addAll(own);
       SortedSet<Integer> without = new TreeSet<>(chosen);
-      without.removeAll(pending.keySet());
+      without.removeAll(loading);
       if (!partitions.isEmpty() && !without.isEmpty()) {
         throw new IllegalStateException("group " + group + ": no snapshot to " + action.verb + " in partitions " + without
-            + (pending.isEmpty() ? " (none is waiting or loading)" : " (partitions " + pending.keySet() + " have one)"));
+            + (loading.isEmpty() ? " (none is waiting or loading)" : " (partitions " + loading + " have one)"));
       }
-      chosen.retainAll(pending.keySet());
+      chosen.retainAll(loading);
       if (chosen.isEmpty()) {
         throw new IllegalStateException("group " + group + ": no snapshot to " + action.verb
             + " (none is waiting or loading; gridway snapshot start --group " + group + " asks for one)");
       }
-      SortedSet<Integer> changed = new TreeSet<>();
+      SnapshotRequests.Request flags = new SnapshotRequests.Request(List.of(), user, System.currentTimeMillis(), true,
+          action == Action.PAUSE, action == Action.CANCEL);
+      for (int p : own) {
+        requests.request(group, p, flags);
+      }
+      cycle(admin, zk, cluster, group, own, patience);
+      SortedSet<Integer> changed = new TreeSet<>(own);
+      chosen.removeAll(own);
       for (int p : chosen) {
         java.util.Optional<SnapshotRequests.Request> done = switch (action) {
           case PAUSE -> requests.pause(group, p, true);

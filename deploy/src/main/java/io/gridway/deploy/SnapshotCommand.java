@@ -140,15 +140,23 @@ final class SnapshotCommand implements Callable<Integer> {
     @Mixin Choice choice;
     @Spec CommandSpec spec;
 
+    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "120",
+        description = "How long to wait for the leaders of the group's own loads (start: snapshot, a re-seed) to stop, "
+            + "in seconds (default: ${DEFAULT-VALUE}): pausing or cancelling one moves its partition.")
+    int timeoutSeconds;
+
     abstract GroupSnapshot.Action action();
 
     abstract String outcome();
 
     @Override
-    public Integer call() {
+    public Integer call() throws InterruptedException {
+      if (timeoutSeconds < 1) {
+        throw new UsageException("--timeout: at least 1 second, not " + timeoutSeconds);
+      }
       try {
         SortedSet<Integer> changed = GroupSnapshot.control(target.zkConfig(), target.clusterName(), choice.group,
-            choice.partitions(), action());
+            choice.partitions(), action(), CliAudit.user(), Duration.ofSeconds(timeoutSeconds));
         CliAudit.record(target.zkConfig(), target.clusterName(),
             "snapshot." + action().name().toLowerCase(java.util.Locale.ROOT), "group " + choice.group, null,
             CliAudit.json(java.util.Map.of("partitions", changed)));
@@ -164,7 +172,8 @@ final class SnapshotCommand implements Callable<Integer> {
   @Command(name = "pause", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
       description = "Pause the snapshot of the group's partitions: each reads no more chunks after the one in flight; "
           + "its change stream goes on, and resume continues from the last chunk applied (not from the start). A "
-          + "paused snapshot survives a restart or a change of leader.")
+          + "paused snapshot survives a restart or a change of leader. The group's own load (start: snapshot, a "
+          + "re-seed) is paused too: its partition moves once, so that its next leader runs the load under the flag.")
   static final class Pause extends Control {
     @Override
     GroupSnapshot.Action action() {
@@ -196,7 +205,8 @@ final class SnapshotCommand implements Callable<Integer> {
           + "that no load is in progress and deletes the request; the group keeps streaming. What the target holds "
           + "stays: the keyed rows of the chunks applied are upserted (the rest keep their earlier values), a keyless "
           + "table is either replaced whole (its one chunk was applied, in one transaction) or untouched — never "
-          + "duplicated, never half replaced. A partition nobody leads drops it when next led.",
+          + "duplicated, never half replaced. A partition nobody leads drops it when next led. The group's own load "
+          + "(start: snapshot, a re-seed) is cancelled the same way, after one move of its partition.",
           "To load the tables after all, start a new snapshot (it starts over)."})
   static final class Cancel extends Control {
     @Override

@@ -98,6 +98,10 @@ final class SnapshotRequestOwner implements PartitionOwner {
       }
       LOG.info("group {} partition {}: loading {} again as {} asked (on-demand snapshot){}", group, partition, tables,
           request.user(), request.paused() ? "; paused: no chunk is read until resumed" : "");
+    } else {
+      // a change of leader, or a pause of the group's own load (recorded taken): the stored cursor says where
+      LOG.info("group {} partition {}: going on with the snapshot of {} from its stored cursor{}", group, partition,
+          tables, request.paused() ? "; paused: no chunk is read until resumed" : "");
     }
     SnapshotControl control = new SnapshotControl();
     control.pause(request.paused());

@@ -98,7 +98,8 @@ class SnapshotControlIT {
         // 1. pause mid-load, changes go on, resume: it continues from its cursor and ends equal
         GroupSnapshot.request(zk, cluster, "eo", List.of(t, nk), List.of(), "test", Duration.ofSeconds(60));
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(10)).until(() -> chunksRead(relayPort, t) >= 3);
-        assertThat(GroupSnapshot.control(zk, cluster, "eo", List.of(), GroupSnapshot.Action.PAUSE)).containsExactly(0);
+        assertThat(GroupSnapshot.control(zk, cluster, "eo", List.of(), GroupSnapshot.Action.PAUSE, "test",
+            Duration.ofSeconds(60))).containsExactly(0);
         await().atMost(Duration.ofSeconds(30)).until(() -> load(service) != null && load(service).paused());
         long atPause = chunksRead(relayPort, t);
         assertThat(atPause).as("paused mid-load").isLessThan(101);
@@ -125,7 +126,8 @@ class SnapshotControlIT {
             .isEqualTo(keyed.estimated());
         assertThat(meters.get("gridway.consumer.snapshot.chunks").tag("table", nk).functionCounter().count()).isZero();
 
-        assertThat(GroupSnapshot.control(zk, cluster, "eo", List.of(0), GroupSnapshot.Action.RESUME)).containsExactly(0);
+        assertThat(GroupSnapshot.control(zk, cluster, "eo", List.of(0), GroupSnapshot.Action.RESUME, "test",
+            Duration.ofSeconds(60))).containsExactly(0);
         await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(100))
             .until(() -> requests.pending("eo").isEmpty());
         verifier(source, db, pg, target).awaitMatches(Duration.ofSeconds(60));
@@ -140,7 +142,8 @@ class SnapshotControlIT {
         GroupSnapshot.request(zk, cluster, "eo", List.of(nk, t), List.of(), "test", Duration.ofSeconds(60));
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(10))
             .until(() -> chunksRead(relayPort, t) >= firstLoad + 3);
-        assertThat(GroupSnapshot.control(zk, cluster, "eo", List.of(), GroupSnapshot.Action.CANCEL)).containsExactly(0);
+        assertThat(GroupSnapshot.control(zk, cluster, "eo", List.of(), GroupSnapshot.Action.CANCEL, "test",
+            Duration.ofSeconds(60))).containsExactly(0);
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
             .until(() -> requests.pending("eo").isEmpty());
         assertThat(checkpointCursor(pg, target)).isEqualTo(io.gridway.core.checkpoint.Checkpoint.SNAPSHOT_DONE);
@@ -167,20 +170,23 @@ class SnapshotControlIT {
           long nkAtRequest = chunksRead(relayPort, nk);
           release(admin, service);
           GroupSnapshot.request(zk, cluster, "eo", List.of(nk), List.of(), "test", Duration.ofSeconds(60));
-          GroupSnapshot.control(zk, cluster, "eo", List.of(0), GroupSnapshot.Action.PAUSE);
+          GroupSnapshot.control(zk, cluster, "eo", List.of(0), GroupSnapshot.Action.PAUSE, "test",
+            Duration.ofSeconds(60));
           admin.resumePartition("eo", 0);
           await().atMost(Duration.ofSeconds(60)).until(() -> load(service) != null && load(service).paused());
           source.execute(db, "INSERT INTO c VALUES (2000, 'a paused start')");
           awaitTarget(pg, target, "SELECT count(*) FROM \"" + db + "\".c", 62);
           assertThat(chunksRead(relayPort, nk)).as("a load that starts paused reads nothing").isEqualTo(nkAtRequest);
-          GroupSnapshot.control(zk, cluster, "eo", List.of(), GroupSnapshot.Action.RESUME);
+          GroupSnapshot.control(zk, cluster, "eo", List.of(), GroupSnapshot.Action.RESUME, "test",
+            Duration.ofSeconds(60));
           await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
               .until(() -> requests.pending("eo").isEmpty());
           assertThat(chunksRead(relayPort, nk)).isEqualTo(nkAtRequest + 1);
 
           release(admin, service);
           GroupSnapshot.request(zk, cluster, "eo", List.of(t), List.of(), "test", Duration.ofSeconds(60));
-          GroupSnapshot.control(zk, cluster, "eo", List.of(), GroupSnapshot.Action.CANCEL);
+          GroupSnapshot.control(zk, cluster, "eo", List.of(), GroupSnapshot.Action.CANCEL, "test",
+            Duration.ofSeconds(60));
           long tAtCancel = chunksRead(relayPort, t);
           admin.resumePartition("eo", 0);
           await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
@@ -190,6 +196,91 @@ class SnapshotControlIT {
           assertThat(chunksRead(relayPort, t)).as("a request cancelled before it was taken loads nothing")
               .isEqualTo(tAtCancel);
           verifier(source, db, pg, target).awaitMatches(Duration.ofSeconds(60));
+        }
+        assertThat(heartbeat.writes()).isPositive();
+      } finally {
+        try (ClusterAdmin admin = new ClusterAdmin(zk, cluster)) {
+          admin.deleteGroup("eo");
+        }
+      }
+    }
+  }
+
+  /**
+   * The group's own load ({@code start: snapshot}) has no request of its own: a pause records one for the group's own
+   * tables, already taken, and moves the partition so that its next leader (here the same service) goes on from the
+   * stored cursor, paused; resume continues it; cancel ends it with the finished cursor, and the group keeps streaming.
+   */
+  @Test
+  void aGroupsOwnLoadPausesResumesAndCancelsLikeAnOperatorsWhileChangesGoOn() throws Exception {
+    String cluster = "gwo" + ProcessHandle.current().pid() + "x" + System.nanoTime() % 100_000;
+    ZkConfig zk = ZkConfig.external(ZK.server().connectString());
+    PrivateMariaDb source = PrivateMariaDb.shared();
+    String db = source.createDatabase("snapown");
+    String[] ddl = {"CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY, v VARCHAR(40) NOT NULL)",
+        "CREATE TABLE c (id BIGINT NOT NULL PRIMARY KEY, v VARCHAR(40) NOT NULL)",
+        "CREATE TABLE hb (id INT NOT NULL PRIMARY KEY, n BIGINT NOT NULL)"};
+    source.execute(db, ddl);
+    source.execute(db, "INSERT INTO t SELECT seq, CONCAT('v', seq) FROM seq_1_to_5000", "INSERT INTO hb VALUES (1, 0)");
+    PrivatePostgres pg = PrivatePostgres.shared();
+    String target = pg.createDatabase("snapown");
+    pg.execute(target, "CREATE SCHEMA \"" + db + "\"", ddl[0].replace("TABLE t", "TABLE \"" + db + "\".t"),
+        ddl[1].replace("TABLE c", "TABLE \"" + db + "\".c"), ddl[2].replace("TABLE hb", "TABLE \"" + db + "\".hb"));
+    String t = db + ".t";
+    try (ServiceRig rig = new ServiceRig("snapshot-own-control"); Relay relay = rig.relay(source, db, 0)) {
+      int relayPort = relay.start().getPort();
+      Path config = rig.exactlyOnceClusterConsumer(relayPort, pg, target, zk, cluster,
+          "  start: snapshot\n  snapshot: {tables: [" + t + "], chunkRows: 50, readAhead: 1}");
+      try (ControllerHost controller = ControllerHost.start(zk, cluster, "ctl");
+          ConsumerService service = ConsumerService.create(ConfigLoader.load(config, ServiceConfig.class),
+              new SimpleMeterRegistry());
+          SnapshotRequests requests = SnapshotRequests.open(zk, cluster);
+          Heartbeat heartbeat = new Heartbeat(source, db)) {
+        service.start();
+        await().atMost(Duration.ofSeconds(30)).until(controller::isLeader);
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(10)).until(() -> chunksRead(relayPort, t) >= 3);
+        // its leader reports the load in ZooKeeper within a second: what the pause finds it by
+        await().atMost(Duration.ofSeconds(30)).until(() -> reported(zk, cluster).table() != null);
+        assertThat(requests.pending("eo")).as("an own load has no request").isEmpty();
+
+        assertThat(GroupSnapshot.control(zk, cluster, "eo", List.of(), GroupSnapshot.Action.PAUSE, "test",
+            Duration.ofSeconds(60))).containsExactly(0);
+        assertThat(requests.pending("eo", 0)).hasValueSatisfying(r -> {
+          assertThat(r.tables()).as("the group's own tables").isEmpty();
+          assertThat(r.taken()).as("taken: its cursor goes on, no start over").isTrue();
+          assertThat(r.paused()).isTrue();
+        });
+        await().atMost(Duration.ofSeconds(60)).until(() -> load(service) != null && load(service).paused());
+        long atPause = chunksRead(relayPort, t);
+        assertThat(atPause).as("paused mid-load").isLessThan(101);
+        for (int i = 0; i < 20; i++) {
+          source.execute(db, "INSERT INTO c VALUES (" + i + ", 'while paused')");
+        }
+        awaitTarget(pg, target, "SELECT count(*) FROM \"" + db + "\".c", 20); // the change stream goes on
+        assertThat(chunksRead(relayPort, t)).as("no chunk read while paused").isEqualTo(atPause);
+
+        assertThat(GroupSnapshot.control(zk, cluster, "eo", List.of(0), GroupSnapshot.Action.RESUME, "test",
+            Duration.ofSeconds(60))).containsExactly(0);
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(10))
+            .until(() -> chunksRead(relayPort, t) >= atPause + 3);
+        assertThat(atPause).as("resumed from its cursor, not from the first chunk").isGreaterThan(3);
+        assertThat(GroupSnapshot.control(zk, cluster, "eo", List.of(), GroupSnapshot.Action.CANCEL, "test",
+            Duration.ofSeconds(60))).containsExactly(0);
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
+            .until(() -> requests.pending("eo").isEmpty());
+        assertThat(checkpointCursor(pg, target)).isEqualTo(io.gridway.core.checkpoint.Checkpoint.SNAPSHOT_DONE);
+        long atCancel = chunksRead(relayPort, t);
+        assertThat(atCancel).as("every chunk read once, but the one in flight at the pause: cancelled mid-load")
+            .isLessThan(100);
+        for (int i = 0; i < 20; i++) {
+          source.execute(db, "INSERT INTO c VALUES (" + (100 + i) + ", 'after the cancel')");
+        }
+        awaitTarget(pg, target, "SELECT count(*) FROM \"" + db + "\".c", 40); // the group keeps streaming
+        assertThat(chunksRead(relayPort, t)).as("no chunk after the cancel").isEqualTo(atCancel);
+        assertThat(service.statuses().get(0).state()).isEqualTo(PartitionStatus.State.RUNNING);
+        try (Connection c = pg.connect(target)) {
+          long loaded = ServiceRig.count(c, "SELECT count(*) FROM \"" + db + "\".t");
+          assertThat(loaded).as("the chunks applied before the cancel stay").isPositive().isLessThan(5_000);
         }
         assertThat(heartbeat.writes()).isPositive();
       } finally {
