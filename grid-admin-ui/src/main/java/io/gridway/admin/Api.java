@@ -39,6 +39,7 @@ final class Api {
   private final ProgressHistory history;
   private final ParkedRows parked;
   private final SnapshotStatus snapshots;
+  private final GroupSnapshots onDemandSnapshots;
   private final String cookieAttributes;
   private final LoginThrottle logins;
 
@@ -49,6 +50,7 @@ final class Api {
     this.history = history;
     this.parked = new ParkedRows(targets);
     this.snapshots = new SnapshotStatus(targets);
+    this.onDemandSnapshots = new GroupSnapshots(grid, audit);
     this.logins = new LoginThrottle(clock);
     RelayProbe relays = new RelayProbe(relayHttp);
     this.resets = new PartitionResets(new ResetPlanner(grid, relays, new CommitTimes(relayHttp, clock), targets::snapshotAbility, clock), audit);
@@ -129,6 +131,9 @@ final class Api {
     }
     if (s.size() == 3 && m.equals("GET") && s.get(2).equals("snapshot")) {
       return json(HttpResponseStatus.OK, snapshots.read(name, requireGroup(name).partitions()));
+    }
+    if (s.size() == 4 && s.get(2).equals("snapshot")) {
+      return onDemandSnapshots.handle(request, session, name, s.get(3));
     }
     if (s.size() == 3 && m.equals("GET") && s.get(2).equals("parked")) {
       requireGroup(name);

@@ -5,6 +5,7 @@ import io.gridway.cluster.CheckpointResets;
 import io.gridway.cluster.ClusterAdmin;
 import io.gridway.cluster.ClusterStatus;
 import io.gridway.cluster.ClusterStatusReader;
+import io.gridway.cluster.GroupSnapshot;
 import io.gridway.cluster.ZkConfig;
 import java.time.Duration;
 import java.util.List;
@@ -117,6 +118,30 @@ final class Grid implements AutoCloseable {
       trail = null;
       throw e;
     }
+  }
+
+  /**
+   * Asks {@code group} to load tables again (docs/bootstrap.md §5.4), as {@code gridway snapshot start} does. It waits up
+   * to {@code patience} for the chosen partitions' leaders to stop, longer than ZooKeeper reads may take, so it runs on
+   * the caller's thread with ZooKeeper clients of its own.
+   */
+  GroupSnapshot.Outcome requestSnapshot(String group, List<String> tables, List<Integer> partitions, String user,
+      Duration patience) throws InterruptedException {
+    return GroupSnapshot.request(zk, cluster, group, tables, partitions, user, patience);
+  }
+
+  /**
+   * Pauses, resumes or cancels the snapshots of {@code partitions} (empty: all), as the CLI does: pausing or cancelling
+   * a group's own load moves its partition, waiting up to {@code patience}, so this too runs on the caller's thread.
+   */
+  java.util.SortedSet<Integer> controlSnapshot(String group, List<Integer> partitions, GroupSnapshot.Action action,
+      String user, Duration patience) throws InterruptedException {
+    return GroupSnapshot.control(zk, cluster, group, partitions, action, user, patience);
+  }
+
+  /** Each partition with an on-demand snapshot request or a load its leader reports unfinished. */
+  Map<Integer, GroupSnapshot.PartitionLoad> snapshotLoads(String group) {
+    return call(() -> GroupSnapshot.status(zk, cluster, group));
   }
 
   /** Runs {@code action} with a short-lived {@link ClusterAdmin}. */

@@ -7,10 +7,10 @@ import java.util.List;
 /**
  * Where each partition of a group stands in its snapshot (docs/bootstrap.md §6), read from the cursor the partition's
  * leader stores with every checkpoint: the table being loaded and the key its next chunk starts after, or done. Consumers
- * publish it nowhere else the admin service could read (no metric, nothing in their progress report in ZooKeeper), and
- * only the JDBC checkpoint store keeps the cursor (the ZooKeeper one refuses {@code start: snapshot}), so it is read
- * from the group's target through {@link GroupTargets}, on request. It moves with the checkpoints: after each chunk is
- * applied. Thread-safe.
+ * publish the key the next chunk starts after nowhere else (their progress report in ZooKeeper has the table and the
+ * counts: the group table's Snapshot column), so it is read from the group's JDBC target through {@link GroupTargets},
+ * on request; a group whose checkpoints live elsewhere (ZooKeeper, Phoenix) shows its load through those reports only.
+ * It moves with the checkpoints: after each chunk is applied. Thread-safe.
  */
 final class SnapshotStatus {
   private final GroupTargets targets;

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.gridway.cluster.ClusterStatus;
 import io.gridway.cluster.ClusterStatusReader;
 import io.gridway.cluster.GroupProgress;
+import io.gridway.cluster.GroupSnapshot;
 import io.gridway.core.checkpoint.Checkpoint;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -575,6 +576,62 @@ class AdminApiIT {
         grid.publishSnapshot(p, null);
       }
     }
+  }
+
+  @Test
+  void onDemandSnapshotsAreAskedPausedResumedAndCancelledThroughTheClustersGroupSnapshotAndAudited() throws Exception {
+    ApiClient api = grid.loggedInAdmin();
+    String base = "/api/v1/groups/snap-demand/snapshot/";
+    assertThat(api.send("POST", "/api/v1/groups", "{\"name\":\"snap-demand\",\"partitions\":2,\"replicas\":1}").status())
+        .isEqualTo(201);
+    try {
+      ApiClient.Answer nothing = api.send("POST", base + "pause", "{}");
+      assertThat(nothing.status()).isEqualTo(409);
+      assertThat(nothing.body().get("detail").asText()).startsWith("group snap-demand: no snapshot to pause");
+      assertProblem(api.send("POST", base + "start", "{\"tables\":[\"nodot\"]}"), 400, "tables");
+      assertProblem(api.send("POST", base + "start", "{\"partitions\":[5]}"), 400, "partitions");
+      assertProblem(api.send("POST", base + "start", "{\"partitions\":\"all\"}"), 400, "partitions");
+      assertThat(api.send("POST", "/api/v1/groups/nope/snapshot/start", "{}").status()).isEqualTo(404);
+      assertThat(api.send("GET", base + "start", null).status()).isEqualTo(405);
+
+      ApiClient.Answer started = api.send("POST", base + "start",
+          "{\"tables\":[\"shop.orders\",\"shop.audit_log\"],\"partitions\":[1]}");
+      assertThat(started.status()).as("%s", started.body()).isEqualTo(202);
+      assertThat(started.body().get("recorded").toString()).isEqualTo("[1]");
+      JsonNode load = onlyLoad(api.get(base + "loads").body(), 1);
+      assertThat(load.get("request").get("tables").toString()).isEqualTo("[\"shop.orders\",\"shop.audit_log\"]");
+      assertThat(load.get("request").get("user").asText()).isEqualTo("admin");
+      assertThat(load.get("request").get("paused").asBoolean()).isFalse();
+      // what the CLI's gridway snapshot status reads: the same request in ZooKeeper
+      assertThat(GroupSnapshot.status(grid.zk, grid.cluster, "snap-demand").get(1).request().tables())
+          .containsExactly("shop.orders", "shop.audit_log");
+
+      assertThat(api.send("POST", base + "pause", "{}").body().get("changed").toString()).isEqualTo("[1]");
+      assertThat(onlyLoad(api.get(base + "loads").body(), 1).get("request").get("paused").asBoolean()).isTrue();
+      assertThat(GroupSnapshot.status(grid.zk, grid.cluster, "snap-demand").get(1).request().paused()).isTrue();
+      assertThat(api.send("POST", base + "resume", "{\"partitions\":[1]}").status()).isEqualTo(200);
+      assertThat(onlyLoad(api.get(base + "loads").body(), 1).get("request").get("paused").asBoolean()).isFalse();
+      ApiClient.Answer wrongPartition = api.send("POST", base + "cancel", "{\"partitions\":[0]}");
+      assertThat(wrongPartition.status()).isEqualTo(409);
+      assertThat(wrongPartition.body().get("detail").asText()).contains("no snapshot to cancel in partitions [0]");
+      assertThat(api.send("POST", base + "cancel", "{}").body().get("changed").toString()).isEqualTo("[1]");
+      assertThat(GroupSnapshot.status(grid.zk, grid.cluster, "snap-demand").get(1).request().cancelled()).isTrue();
+
+      String log = Files.readString(grid.stateDir.resolve("audit.log"), StandardCharsets.UTF_8);
+      for (String action : List.of("snapshot.start", "snapshot.pause", "snapshot.resume", "snapshot.cancel")) {
+        assertThat(log).contains("\"action\":\"" + action + "\",\"target\":\"group snap-demand\"");
+      }
+    } finally {
+      String version = api.get("/api/v1/groups/snap-demand").body().get("version").asText();
+      assertThat(api.send("DELETE", "/api/v1/groups/snap-demand", null, version).status()).isEqualTo(204);
+    }
+  }
+
+  /** The one load of {@code loads}, which must be {@code partition}'s. */
+  private static JsonNode onlyLoad(JsonNode loads, int partition) {
+    assertThat(loads).hasSize(1);
+    assertThat(loads.get(0).get("partition").asInt()).isEqualTo(partition);
+    return loads.get(0);
   }
 
   static final String POLICY = """

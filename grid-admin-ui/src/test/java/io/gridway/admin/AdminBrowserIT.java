@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gridway.cluster.GroupProgress;
+import io.gridway.cluster.GroupSnapshot;
+import io.gridway.cluster.SnapshotRequests;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -490,6 +492,45 @@ class AdminBrowserIT {
     assertThat(browser.findElement(By.id("snapshot-summary")).getText()).contains("Tables: shop.t, shop.u.");
     assertThat(browser.findElements(By.cssSelector("#snapshot tbody tr"))).hasSize(4);
     click("snapshot-close"); // open, it reads the target every 5 s: not during the other tests
+  }
+
+  @Test
+  void anOperatorAsksALoadAgainThenPausesAndCancelsItInTheSnapshotPanel() throws Exception {
+    asAdmin();
+    browser.findElement(By.id("nav-groups")).click();
+    click("show-snapshot-orders");
+    expectedConsoleErrors.add("/snapshot - Failed to load resource"); // the target's cursors: none without a consumer file
+    expectedConsoleErrors.add("/snapshot/pause - Failed to load resource: the server responded with a status of 409");
+    WebDriverWait wait = waiting();
+    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("snapshot-loads-summary"),
+        "No load asked by an operator is waiting or loading."));
+    try {
+      click("snapshot-pause");
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("snapshot-action-message"),
+          "group orders: no snapshot to pause"));
+      visible("snapshot-tables").sendKeys("shop.t, shop.u");
+      browser.findElement(By.id("snapshot-partitions")).sendKeys("3");
+      click("snapshot-start");
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("snapshot-action-message"),
+          "Asked partition 3 to load again"));
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("snapshot-loads"), "shop.t, shop.u"));
+      assertThat(browser.findElement(By.id("snapshot-loads")).getText()).contains("admin at ");
+      click("snapshot-pause");
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("snapshot-action-message"),
+          "Paused the load of partition 3."));
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("snapshot-loads"), "paused"));
+      screenshot("snapshot-on-demand");
+      click("snapshot-cancel");
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("snapshot-loads"), "cancelled"));
+      assertThat(GroupSnapshot.status(grid.zk, grid.cluster, "orders").get(3).request().cancelled()).isTrue();
+      assertThat(Files.readString(grid.stateDir.resolve("audit.log"))).contains("\"action\":\"snapshot.start\"")
+          .contains("\"action\":\"snapshot.cancel\"");
+    } finally {
+      click("snapshot-close");
+      try (SnapshotRequests requests = SnapshotRequests.open(grid.zk, grid.cluster)) {
+        requests.remove("orders", 3); // the test's leaders take no request up: leave none for the other tests
+      }
+    }
   }
 
   @Test

@@ -91,6 +91,8 @@ async function start() {
   $('policy-explain').addEventListener('click', () => runPolicy('explain'));
   $('parked-close').addEventListener('click', () => { $('parked-panel').hidden = true; });
   $('snapshot-close').addEventListener('click', () => { $('snapshot-panel').hidden = true; });
+  $('snapshot-form').addEventListener('submit', (event) => { event.preventDefault(); snapshotAct('start'); });
+  for (const action of ['pause', 'resume', 'cancel']) $(`snapshot-${action}`).addEventListener('click', () => snapshotAct(action));
   $('parked-replay-all').addEventListener('click', () => parkedAct('replay', {}));
   $('parked-discard-all').addEventListener('click', () => askDiscard({}, 'all parked changes of the group'));
   $('parked-discard-confirm').addEventListener('click', () => parkedAct('discard', parked.discard));
@@ -376,7 +378,47 @@ async function showSnapshot(group, scroll = true) {
     message.textContent = e.message;
     message.hidden = false;
   }
+  await showSnapshotLoads(group);
   if (scroll) $('snapshot-panel').scrollIntoView();
+}
+
+/** The on-demand loads of a group (docs/bootstrap.md §5.4): each partition's request, its flags and its progress. */
+async function showSnapshotLoads(group) {
+  try {
+    const loads = await api('GET', `/groups/${encodeURIComponent(group)}/snapshot/loads`);
+    const asked = loads.filter((l) => l.request != null);
+    fillTable($('snapshot-loads'), asked.map((l) => [String(l.partition), l.request.tables.length ? l.request.tables.join(', ') : "the group's own list",
+      `${l.request.user} at ${l.request.requestedAt}`,
+      l.request.cancelled ? 'cancelled' : l.request.paused ? 'paused' : l.request.taken ? 'loading' : 'waiting for its leader',
+      snapshotText(l.progress)]));
+    $('snapshot-loads-summary').textContent = asked.length === 0 ? 'No load asked by an operator is waiting or loading.'
+      : `${asked.length} partition${asked.length === 1 ? '' : 's'} with a load asked by an operator.`;
+  } catch (e) {
+    fillTable($('snapshot-loads'), []);
+    $('snapshot-loads-summary').textContent = e.message;
+  }
+}
+
+/** Starts, pauses, resumes or cancels on-demand loads of the shown group, for the partitions typed (all when none). */
+async function snapshotAct(action) {
+  const group = snapshotGroup;
+  const message = $('snapshot-action-message');
+  const list = (id) => $(id).value.split(',').map((t) => t.trim()).filter((t) => t !== '');
+  const partitions = list('snapshot-partitions').map(Number);
+  const body = action === 'start' ? { tables: list('snapshot-tables'), partitions } : { partitions };
+  message.className = 'form-message';
+  try {
+    const done = await api('POST', `/groups/${encodeURIComponent(group)}/snapshot/${action}`, body);
+    const partitionsText = (list) => `partition${list.length === 1 ? '' : 's'} ${list.join(', ')}`;
+    message.textContent = action === 'start'
+      ? `Asked ${partitionsText(done.recorded)} to load again${done.waitingForResume.length ? `; ${partitionsText(done.waitingForResume)} load when resumed` : ''}.`
+      : `${action[0].toUpperCase()}${action.slice(1)}d the load of ${partitionsText(done.changed)}.`;
+    message.className = 'form-message ok';
+  } catch (e) {
+    message.textContent = e.message;
+  }
+  message.hidden = false;
+  await showSnapshotLoads(group);
 }
 
 function sayAtParked(text, ok = false) {
