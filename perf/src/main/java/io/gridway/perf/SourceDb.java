@@ -55,7 +55,10 @@ final class SourceDb implements AutoCloseable {
     try {
       // the SQL text of the load (ANNOTATE_ROWS) would double what the server reads, and is never sent
       db.execute("", "SET GLOBAL innodb_buffer_pool_size = 536870912", "SET GLOBAL max_binlog_size = 1073741824",
-          "SET GLOBAL binlog_annotate_row_events = OFF", "SET GLOBAL max_allowed_packet = 268435456");
+          "SET GLOBAL binlog_annotate_row_events = OFF", "SET GLOBAL max_allowed_packet = 268435456",
+          // the relay's source user as docs/bootstrap.md §2 sets it up for snapshots: the snapshot stage reads an idle
+          // source, and past 63 chunks at one position the relay rotates its binlog (without RELOAD it waited forever)
+          "GRANT RELOAD ON *.* TO '" + db.replicationUser() + "'@'%'");
       String database = db.createDatabase("perf");
       return new SourceDb(db, db.host(), db.port(), database, db.rootUser(), db.rootPassword(), db.replicationUser(),
           db.replicationPassword());
