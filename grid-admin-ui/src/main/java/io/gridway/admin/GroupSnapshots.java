@@ -76,18 +76,8 @@ final class GroupSnapshots {
     JsonNode body = Api.jsonBody(request, Set.of("tables", "partitions"));
     List<String> tables = tables(body);
     List<Integer> partitions = partitions(body);
-    GroupSnapshot.Outcome done;
-    try {
-      done = grid.requestSnapshot(group, tables, partitions, session.user(), PATIENCE);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new ApiException(HttpResponseStatus.SERVICE_UNAVAILABLE, "interrupted", null, "the admin service is stopping");
-    } catch (IllegalArgumentException e) {
-      throw refused(e, group);
-    } catch (IllegalStateException e) {
-      // the leaders did not stop in time: the request stays and is taken up at the partitions' next change of leader
-      throw ApiException.conflict(e.getMessage());
-    }
+    GroupSnapshot.Outcome done = carriedOut(group,
+        () -> grid.requestSnapshot(group, tables, partitions, session.user(), PATIENCE));
     Map<String, Object> what = new LinkedHashMap<>();
     what.put("tables", tables.isEmpty() ? "the group's own list" : tables);
     what.put("partitions", done.recorded());
@@ -103,9 +93,24 @@ final class GroupSnapshots {
     String verb = action.name().toLowerCase(java.util.Locale.ROOT);
     Api.require(session, Role.OPERATOR, verb + " snapshots");
     List<Integer> partitions = partitions(Api.jsonBody(request, Set.of("partitions")));
-    SortedSet<Integer> changed;
+    SortedSet<Integer> changed = carriedOut(group,
+        () -> grid.controlSnapshot(group, partitions, action, session.user(), PATIENCE));
+    audit.record(session.user(), "snapshot." + verb, "group " + group, null, Map.of("partitions", changed));
+    return Api.json(HttpResponseStatus.OK, Map.of("changed", changed));
+  }
+
+  /** A {@link GroupSnapshot} call, which may wait for leaders to stop. */
+  private interface Action<T> {
+    T run() throws InterruptedException;
+  }
+
+  /**
+   * {@code action}'s result, or the problem for the client: nothing to act on, or leaders that did not stop in time
+   * (the request stays and is taken up at the partitions' next change of leader), is a 409.
+   */
+  private static <T> T carriedOut(String group, Action<T> action) {
     try {
-      changed = grid.controlSnapshot(group, partitions, action, session.user(), PATIENCE);
+      return action.run();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new ApiException(HttpResponseStatus.SERVICE_UNAVAILABLE, "interrupted", null, "the admin service is stopping");
@@ -114,8 +119,6 @@ final class GroupSnapshots {
     } catch (IllegalStateException e) {
       throw ApiException.conflict(e.getMessage());
     }
-    audit.record(session.user(), "snapshot." + verb, "group " + group, null, Map.of("partitions", changed));
-    return Api.json(HttpResponseStatus.OK, Map.of("changed", changed));
   }
 
   /** An unknown group is a 404 ({@link GroupSnapshot} says "group: …"); a wrong partition or table names its field. */

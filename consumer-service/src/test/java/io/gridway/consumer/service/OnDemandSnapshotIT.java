@@ -43,20 +43,18 @@ class OnDemandSnapshotIT {
 
   @Test
   void aRunningGroupLoadsTheTablesAgainAndEndsEqualWithoutDuplicates() throws Exception {
-    String cluster = "gws" + ProcessHandle.current().pid() + "x" + System.nanoTime() % 100_000;
+    String cluster = ServiceRig.clusterName("gws");
     ZkConfig zk = ZkConfig.external(ZK.server().connectString());
     PrivateMariaDb source = PrivateMariaDb.shared();
-    String db = source.createDatabase("ondemand");
-    String[] ddl = {"CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY, v VARCHAR(40) NOT NULL)",
-        "CREATE TABLE nk (a INT NOT NULL, b VARCHAR(20) NOT NULL)"};
-    source.execute(db, ddl);
+    PrivatePostgres pg = PrivatePostgres.shared();
+    ServiceRig.SourceAndTarget dbs = ServiceRig.sourceAndTarget("ondemand",
+        "CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY, v VARCHAR(40) NOT NULL)",
+        "CREATE TABLE nk (a INT NOT NULL, b VARCHAR(20) NOT NULL)");
+    String db = dbs.source();
+    String target = dbs.target();
     // rows that exist before the group: the change stream never brings them (the relay starts at the binlog's end)
     source.execute(db, "INSERT INTO t SELECT seq, CONCAT('v', seq) FROM seq_1_to_6000",
         "INSERT INTO nk SELECT seq % 300, CONCAT('n', seq % 7) FROM seq_1_to_900"); // 900 rows, each three times
-    PrivatePostgres pg = PrivatePostgres.shared();
-    String target = pg.createDatabase("ondemand");
-    pg.execute(target, "CREATE SCHEMA \"" + db + "\"", ddl[0].replace("TABLE t", "TABLE \"" + db + "\".t"),
-        ddl[1].replace("TABLE nk", "TABLE \"" + db + "\".nk"));
     try (ServiceRig rig = new ServiceRig("on-demand-snapshot"); Relay relay = rig.relay(source, db, 0)) {
       int relayPort = relay.start().getPort();
       Path config = rig.exactlyOnceClusterConsumer(relayPort, pg, target, zk, cluster);

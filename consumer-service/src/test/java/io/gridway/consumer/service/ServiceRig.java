@@ -50,6 +50,31 @@ final class ServiceRig implements AutoCloseable {
     }
   }
 
+  /** A cluster name of its own for a test on the shared ZooKeeper. */
+  static String clusterName(String prefix) {
+    return prefix + ProcessHandle.current().pid() + "x" + System.nanoTime() % 100_000;
+  }
+
+  /** A new database of the shared MariaDB source and a new PostgreSQL database holding the same tables. */
+  record SourceAndTarget(String source, String target) {}
+
+  /**
+   * Runs {@code createTables} ({@code CREATE TABLE name (…)} statements) in a new source database and in a new PostgreSQL
+   * database, there in a schema named as the source database, where the JDBC applier writes the source's tables.
+   */
+  static SourceAndTarget sourceAndTarget(String name, String... createTables) throws SQLException {
+    String db = PrivateMariaDb.shared().createDatabase(name);
+    PrivateMariaDb.shared().execute(db, createTables);
+    String target = PrivatePostgres.shared().createDatabase(name);
+    List<String> ddl = new ArrayList<>();
+    ddl.add("CREATE SCHEMA \"" + db + "\"");
+    for (String create : createTables) {
+      ddl.add(create.replaceFirst("^CREATE TABLE (\\w+)", "CREATE TABLE \"" + db + "\".$1"));
+    }
+    PrivatePostgres.shared().execute(target, ddl.toArray(String[]::new));
+    return new SourceAndTarget(db, target);
+  }
+
   static String[] sourceDdl() {
     return new String[] {"CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY, v VARCHAR(40) NOT NULL)"};
   }

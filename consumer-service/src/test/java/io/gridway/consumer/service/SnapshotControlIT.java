@@ -61,23 +61,20 @@ class SnapshotControlIT {
 
   @Test
   void aLoadPausesResumesAndCancelsWhileChangesGoOn() throws Exception {
-    String cluster = "gwc" + ProcessHandle.current().pid() + "x" + System.nanoTime() % 100_000;
+    String cluster = ServiceRig.clusterName("gwc");
     ZkConfig zk = ZkConfig.external(ZK.server().connectString());
     PrivateMariaDb source = PrivateMariaDb.shared();
-    String db = source.createDatabase("snapctl");
-    String[] ddl = {"CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY, v VARCHAR(40) NOT NULL)",
+    PrivatePostgres pg = PrivatePostgres.shared();
+    ServiceRig.SourceAndTarget dbs = ServiceRig.sourceAndTarget("snapctl",
+        "CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY, v VARCHAR(40) NOT NULL)",
         "CREATE TABLE nk (a INT NOT NULL, b VARCHAR(20) NOT NULL)",
         "CREATE TABLE c (id BIGINT NOT NULL PRIMARY KEY, v VARCHAR(40) NOT NULL)",
-        "CREATE TABLE hb (id INT NOT NULL PRIMARY KEY, n BIGINT NOT NULL)"};
-    source.execute(db, ddl);
+        "CREATE TABLE hb (id INT NOT NULL PRIMARY KEY, n BIGINT NOT NULL)");
+    String db = dbs.source();
+    String target = dbs.target();
     source.execute(db, "INSERT INTO t SELECT seq, CONCAT('v', seq) FROM seq_1_to_5000",
         "INSERT INTO nk SELECT seq % 150, CONCAT('n', seq % 150) FROM seq_1_to_300", // each row twice
         "INSERT INTO hb VALUES (1, 0)", "ANALYZE TABLE t, nk"); // the statistics the relay reads once for the estimate
-    PrivatePostgres pg = PrivatePostgres.shared();
-    String target = pg.createDatabase("snapctl");
-    pg.execute(target, "CREATE SCHEMA \"" + db + "\"", ddl[0].replace("TABLE t", "TABLE \"" + db + "\".t"),
-        ddl[1].replace("TABLE nk", "TABLE \"" + db + "\".nk"), ddl[2].replace("TABLE c", "TABLE \"" + db + "\".c"),
-        ddl[3].replace("TABLE hb", "TABLE \"" + db + "\".hb"));
     String t = db + ".t";
     String nk = db + ".nk";
     try (ServiceRig rig = new ServiceRig("snapshot-control"); Relay relay = rig.relay(source, db, 0)) {
@@ -213,19 +210,17 @@ class SnapshotControlIT {
    */
   @Test
   void aGroupsOwnLoadPausesResumesAndCancelsLikeAnOperatorsWhileChangesGoOn() throws Exception {
-    String cluster = "gwo" + ProcessHandle.current().pid() + "x" + System.nanoTime() % 100_000;
+    String cluster = ServiceRig.clusterName("gwo");
     ZkConfig zk = ZkConfig.external(ZK.server().connectString());
     PrivateMariaDb source = PrivateMariaDb.shared();
-    String db = source.createDatabase("snapown");
-    String[] ddl = {"CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY, v VARCHAR(40) NOT NULL)",
-        "CREATE TABLE c (id BIGINT NOT NULL PRIMARY KEY, v VARCHAR(40) NOT NULL)",
-        "CREATE TABLE hb (id INT NOT NULL PRIMARY KEY, n BIGINT NOT NULL)"};
-    source.execute(db, ddl);
-    source.execute(db, "INSERT INTO t SELECT seq, CONCAT('v', seq) FROM seq_1_to_5000", "INSERT INTO hb VALUES (1, 0)");
     PrivatePostgres pg = PrivatePostgres.shared();
-    String target = pg.createDatabase("snapown");
-    pg.execute(target, "CREATE SCHEMA \"" + db + "\"", ddl[0].replace("TABLE t", "TABLE \"" + db + "\".t"),
-        ddl[1].replace("TABLE c", "TABLE \"" + db + "\".c"), ddl[2].replace("TABLE hb", "TABLE \"" + db + "\".hb"));
+    ServiceRig.SourceAndTarget dbs = ServiceRig.sourceAndTarget("snapown",
+        "CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY, v VARCHAR(40) NOT NULL)",
+        "CREATE TABLE c (id BIGINT NOT NULL PRIMARY KEY, v VARCHAR(40) NOT NULL)",
+        "CREATE TABLE hb (id INT NOT NULL PRIMARY KEY, n BIGINT NOT NULL)");
+    String db = dbs.source();
+    String target = dbs.target();
+    source.execute(db, "INSERT INTO t SELECT seq, CONCAT('v', seq) FROM seq_1_to_5000", "INSERT INTO hb VALUES (1, 0)");
     String t = db + ".t";
     try (ServiceRig rig = new ServiceRig("snapshot-own-control"); Relay relay = rig.relay(source, db, 0)) {
       int relayPort = relay.start().getPort();
