@@ -46,7 +46,8 @@ public final class GroupSnapshot {
       for (int p : chosen) {
         requests.request(group, p, request);
       }
-      return cycle(admin, zk, cluster, group, chosen, patience);
+      return cycle(admin, zk, cluster, group, chosen, patience,
+          "the snapshot stays recorded and is loaded at their next change of leader");
     }
   }
 
@@ -55,7 +56,7 @@ public final class GroupSnapshot {
    * requests at once; partitions the operator paused (or whose group is paused) are left to take them up when resumed.
    */
   private static Outcome cycle(ClusterAdmin admin, ZkConfig zk, String cluster, String group, SortedSet<Integer> chosen,
-      Duration patience) throws InterruptedException {
+      Duration patience, String onTimeout) throws InterruptedException {
     boolean groupPaused = admin.isPaused(group);
     Set<Integer> paused = admin.pausedPartitions(group);
     List<Integer> cycled = new ArrayList<>();
@@ -69,7 +70,7 @@ public final class GroupSnapshot {
       }
     }
     try {
-      awaitReleased(zk, cluster, group, cycled, patience);
+      awaitReleased(zk, cluster, group, cycled, patience, onTimeout);
     } finally {
       for (int p : cycled) { // resumed even when the wait failed: never leave partitions paused behind the operator
         admin.resumePartition(group, p);
@@ -140,26 +141,38 @@ public final class GroupSnapshot {
         throw new IllegalStateException("group " + group + ": no snapshot to " + action.verb
             + " (none is waiting or loading; gridway snapshot start --group " + group + " asks for one)");
       }
+      SortedSet<Integer> changed = new TreeSet<>();
+      // loads that have a request first: a flag each, nothing moves (so a timeout below leaves none of them unflagged)
+      for (int p : chosen) {
+        if (!own.contains(p) && flag(requests, group, p, action)) {
+          changed.add(p); // else loaded (and dropped) meanwhile
+        }
+      }
       SnapshotRequests.Request flags = new SnapshotRequests.Request(List.of(), user, System.currentTimeMillis(), true,
           action == Action.PAUSE, action == Action.CANCEL);
+      SortedSet<Integer> recorded = new TreeSet<>();
       for (int p : own) {
-        requests.request(group, p, flags);
-      }
-      cycle(admin, zk, cluster, group, own, patience);
-      SortedSet<Integer> changed = new TreeSet<>(own);
-      chosen.removeAll(own);
-      for (int p : chosen) {
-        java.util.Optional<SnapshotRequests.Request> done = switch (action) {
-          case PAUSE -> requests.pause(group, p, true);
-          case RESUME -> requests.pause(group, p, false);
-          case CANCEL -> requests.cancel(group, p);
-        };
-        if (done.isPresent()) { // else loaded (and dropped) meanwhile
+        if (requests.requestIfNone(group, p, flags)) { // never over an operator's start that got in between
+          recorded.add(p);
+        } else if (flag(requests, group, p, action)) {
           changed.add(p);
         }
       }
+      changed.addAll(recorded);
+      cycle(admin, zk, cluster, group, recorded, patience, "the " + action.verb + " is recorded and applies when they"
+          + " next change leader");
       return changed;
     }
+  }
+
+  /** Sets {@code action}'s flag on the request of {@code partition}; false when it has none any more. */
+  private static boolean flag(SnapshotRequests requests, String group, int partition, Action action) {
+    java.util.Optional<SnapshotRequests.Request> changed = switch (action) {
+      case PAUSE -> requests.pause(group, partition, true);
+      case RESUME -> requests.pause(group, partition, false);
+      case CANCEL -> requests.cancel(group, partition);
+    };
+    return changed.isPresent();
   }
 
   /**
@@ -200,11 +213,19 @@ public final class GroupSnapshot {
 
     public static StatusReader open(ZkConfig zk, String cluster) {
       ClusterAdmin admin = new ClusterAdmin(zk, cluster);
+      SnapshotRequests requests;
       try {
-        return new StatusReader(cluster, admin, SnapshotRequests.open(zk, cluster), GroupProgress.open(zk, cluster));
+        requests = SnapshotRequests.open(zk, cluster);
       } catch (RuntimeException e) {
         admin.close();
         throw e;
+      }
+      try {
+        return new StatusReader(cluster, admin, requests, GroupProgress.open(zk, cluster));
+      } catch (RuntimeException e) {
+        try (admin; requests) {
+          throw e; // both closed
+        }
       }
     }
 
@@ -255,8 +276,8 @@ public final class GroupSnapshot {
   }
 
   /** Waits until no instance holds any of {@code partitions} as LEADER. */
-  private static void awaitReleased(ZkConfig zk, String cluster, String group, List<Integer> partitions, Duration patience)
-      throws InterruptedException {
+  private static void awaitReleased(ZkConfig zk, String cluster, String group, List<Integer> partitions, Duration patience,
+      String onTimeout) throws InterruptedException {
     if (partitions.isEmpty()) {
       return;
     }
@@ -269,7 +290,7 @@ public final class GroupSnapshot {
         }
         if (System.nanoTime() - deadline > 0) {
           throw new IllegalStateException("group " + group + ": partitions " + leading + " still have a leader after "
-              + patience + "; resumed: the snapshot stays recorded and is loaded at their next change of leader");
+              + patience + "; resumed: " + onTimeout);
         }
         Thread.sleep(100); // Helix moves a partition out of LEADER in a few hundred milliseconds; no event to wait on here
       }

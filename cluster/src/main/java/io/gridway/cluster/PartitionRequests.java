@@ -27,6 +27,11 @@ final class PartitionRequests {
     }
   }
 
+  /** Records the request of {@code partition} only where it has none: false when one exists. */
+  boolean create(String group, int partition, ZNRecord record) {
+    return store.accessor.create(path(group, partition), record, AccessOption.PERSISTENT);
+  }
+
   /** The request of {@code partition}, or null. */
   ZNRecord read(String group, int partition) {
     return store.accessor.get(path(group, partition), null, AccessOption.PERSISTENT);

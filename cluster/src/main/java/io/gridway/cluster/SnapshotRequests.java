@@ -77,6 +77,15 @@ public final class SnapshotRequests implements AutoCloseable {
 
   /** Records (or replaces, starting it over) the snapshot of {@code partition}. */
   public void request(String group, int partition, Request request) {
+    requests.write(group, partition, record(group, partition, request));
+  }
+
+  /** Records the snapshot of {@code partition} only where it has none: false when one was recorded meanwhile. */
+  public boolean requestIfNone(String group, int partition, Request request) {
+    return requests.create(group, partition, record(group, partition, request));
+  }
+
+  private static ZNRecord record(String group, int partition, Request request) {
     ZNRecord record = new ZNRecord(group + "/" + partition);
     record.setSimpleField(TABLES, String.join(",", request.tables()));
     record.setSimpleField(USER, request.user());
@@ -84,7 +93,7 @@ public final class SnapshotRequests implements AutoCloseable {
     record.setBooleanField(TAKEN, request.taken());
     record.setBooleanField(PAUSED, request.paused());
     record.setBooleanField(CANCELLED, request.cancelled());
-    requests.write(group, partition, record);
+    return record;
   }
 
   /**

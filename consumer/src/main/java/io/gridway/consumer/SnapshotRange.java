@@ -63,16 +63,27 @@ public record SnapshotRange(TableSchema schema, List<Object> after, List<Object>
     if (!known(range)) {
       return null;
     }
-    KeyHashShare share = "whole".equals(range) ? null : keyHash(range, partition);
+    KeyHashShare share = null;
+    if (!"whole".equals(range)) {
+      share = keyHash(range, partition);
+      if (share == null) {
+        return null;
+      }
+    }
     return new SnapshotRange(schema, afterJson == null ? null : key(afterJson), done ? null : key(lastJson), share);
   }
 
-  /** Whether a {@code Gridway-Snapshot-Range} header is of a kind this consumer applies. */
+  /** Whether a {@code Gridway-Snapshot-Range} header is of a kind this consumer applies: its first token, exactly. */
   static boolean known(String range) {
-    return range != null && (range.equals("whole") || range.startsWith("key-hash"));
+    if (range == null) {
+      return false;
+    }
+    int semicolon = range.indexOf(';');
+    String kind = (semicolon < 0 ? range : range.substring(0, semicolon)).trim();
+    return kind.equals("whole") || kind.equals("key-hash");
   }
 
-  /** {@code key-hash; buckets=B; offset=O}. */
+  /** {@code key-hash; buckets=B; offset=O}, or null when it has a parameter this consumer does not know. */
   private static KeyHashShare keyHash(String range, int partition) {
     Integer buckets = null;
     Integer offset = null;
@@ -86,6 +97,9 @@ public record SnapshotRange(TableSchema schema, List<Object> after, List<Object>
           buckets = Integer.parseInt(part.substring(eq + 1));
         } else if (name.equals("offset")) {
           offset = Integer.parseInt(part.substring(eq + 1));
+        } else {
+          return null; // a parameter this consumer does not know may narrow the rule: deleting by the rest could take
+                       // too much, so it deletes nothing, as for a kind it does not know
         }
       } catch (NumberFormatException e) {
         throw new IllegalArgumentException("snapshot range \"" + range + "\": " + name + " is not a number", e);

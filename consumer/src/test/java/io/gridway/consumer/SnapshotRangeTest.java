@@ -34,6 +34,8 @@ class SnapshotRangeTest {
   void aRangeOfAKindThisConsumerDoesNotKnowOrNoneDeletesNothing() {
     assertThat(SnapshotRange.of(T, "[10]", "[20]", false, null, 0)).isNull();
     assertThat(SnapshotRange.of(T, "[10]", "[20]", false, "by-value; column=region", 0)).isNull();
+    assertThat(SnapshotRange.of(T, "[10]", "[20]", false, "key-hash-v2; buckets=4; offset=0", 0)).isNull();
+    assertThat(SnapshotRange.of(T, "[10]", "[20]", false, "wholesale", 0)).isNull();
   }
 
   @Test
@@ -44,6 +46,8 @@ class SnapshotRangeTest {
         .hasMessageContaining("is not of the form \"key-hash; buckets=B; offset=O\"");
     assertThatThrownBy(() -> SnapshotRange.of(T, null, "[1]", false, "key-hash; buckets=0; offset=0", 0))
         .hasMessage("a key hash over 0 buckets from 0");
+    assertThat(SnapshotRange.of(T, null, "[1]", false, "key-hash; buckets=4; offset=0; column=x", 0))
+        .as("a parameter it does not know: nothing deleted").isNull();
   }
 
   @Test

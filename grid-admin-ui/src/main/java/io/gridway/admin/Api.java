@@ -210,7 +210,8 @@ final class Api {
   }
 
   private static ApiException tooManyLogins(java.time.Duration wait) {
-    return ApiException.tooManyRequests("too many failed logins for this user or from this address: try again in "
+    return ApiException.tooManyRequests("too-many-logins",
+        "too many failed logins for this user or from this address: try again in "
         + seconds(wait) + " s", seconds(wait));
   }
 

@@ -26,9 +26,9 @@ final class ApiException extends RuntimeException {
     this.headers = headers;
   }
 
-  /** 429 with {@code Retry-After: seconds}. */
-  static ApiException tooManyRequests(String detail, long seconds) {
-    return new ApiException(HttpResponseStatus.TOO_MANY_REQUESTS, "too-many-logins", null, detail,
+  /** 429 of problem type {@code type} with {@code Retry-After: seconds}. */
+  static ApiException tooManyRequests(String type, String detail, long seconds) {
+    return new ApiException(HttpResponseStatus.TOO_MANY_REQUESTS, type, null, detail,
         java.util.Map.of("Retry-After", Long.toString(seconds)));
   }
 

@@ -39,6 +39,7 @@ final class Grid implements AutoCloseable {
   private ClusterStatusReader reader; // confined to thread
   private CheckpointResets resets; // confined to thread
   private AuditTrail trail; // confined to thread
+  private GroupSnapshot.StatusReader loads; // confined to thread
 
   Grid(ZkConfig zk, String cluster, Duration timeout) {
     this.zk = zk;
@@ -139,9 +140,25 @@ final class Grid implements AutoCloseable {
     return GroupSnapshot.control(zk, cluster, group, partitions, action, user, patience);
   }
 
-  /** Each partition with an on-demand snapshot request or a load its leader reports unfinished. */
+  /**
+   * Each partition with an on-demand snapshot request or a load its leader reports unfinished, read on the same
+   * ZooKeeper clients each time (the UI asks every 5 s while its panel is open).
+   */
   Map<Integer, GroupSnapshot.PartitionLoad> snapshotLoads(String group) {
-    return call(() -> GroupSnapshot.status(zk, cluster, group));
+    return call(() -> {
+      if (loads == null) {
+        loads = GroupSnapshot.StatusReader.open(zk, cluster);
+      }
+      try {
+        return loads.read(group);
+      } catch (IllegalArgumentException noSuchGroup) {
+        throw noSuchGroup; // the clients are fine
+      } catch (RuntimeException e) {
+        loads.close();
+        loads = null;
+        throw e;
+      }
+    });
   }
 
   /** Runs {@code action} with a short-lived {@link ClusterAdmin}. */
@@ -192,6 +209,9 @@ final class Grid implements AutoCloseable {
         }
         if (trail != null) {
           trail.close();
+        }
+        if (loads != null) {
+          loads.close();
         }
       });
     } catch (RejectedExecutionException e) {

@@ -24,6 +24,7 @@ final class GroupSnapshots {
   static final Duration PATIENCE = Duration.ofSeconds(30);
   private final Grid grid;
   private final AuditLog audit;
+  private final java.util.concurrent.Semaphore oneAtATime = new java.util.concurrent.Semaphore(1);
 
   GroupSnapshots(Grid grid, AuditLog audit) {
     this.grid = grid;
@@ -46,28 +47,28 @@ final class GroupSnapshots {
   }
 
   Response handle(Request request, Sessions.Session session, String group, String action) {
-    if (action.equals("loads")) {
-      if (!request.method().equals("GET")) {
-        throw Api.methodNotAllowed(request.method(), request.path());
-      }
-      return Api.json(HttpResponseStatus.OK, loads(group));
+    String method = action.equals("loads") ? "GET" : Set.of("start", "pause", "resume", "cancel").contains(action)
+        ? "POST" : null;
+    if (method == null) {
+      throw ApiException.notFound("no endpoint " + request.method() + " " + request.path());
     }
-    if (!request.method().equals("POST")) {
+    if (!request.method().equals(method)) {
       throw Api.methodNotAllowed(request.method(), request.path());
     }
     return switch (action) {
+      case "loads" -> Api.json(HttpResponseStatus.OK, loads(group));
       case "start" -> start(request, session, group);
       case "pause" -> control(request, session, group, GroupSnapshot.Action.PAUSE);
       case "resume" -> control(request, session, group, GroupSnapshot.Action.RESUME);
-      case "cancel" -> control(request, session, group, GroupSnapshot.Action.CANCEL);
-      default -> throw ApiException.notFound("no endpoint " + request.method() + " " + request.path());
+      default -> control(request, session, group, GroupSnapshot.Action.CANCEL);
     };
   }
 
   private List<Load> loads(String group) {
     List<Load> out = new ArrayList<>();
-    grid.snapshotLoads(group).forEach((p, load) -> out.add(new Load(p, RequestView.of(load.request()),
-        load.report() == null ? null : GroupView.SnapshotView.of(load.report().snapshot()))));
+    carriedOut(group, "partitions", () -> grid.snapshotLoads(group)).forEach((p, load) -> out.add(new Load(p,
+        RequestView.of(load.request()), load.report() == null ? null
+            : GroupView.SnapshotView.of(load.report().snapshot()))));
     return out;
   }
 
@@ -76,8 +77,8 @@ final class GroupSnapshots {
     JsonNode body = Api.jsonBody(request, Set.of("tables", "partitions"));
     List<String> tables = tables(body);
     List<Integer> partitions = partitions(body);
-    GroupSnapshot.Outcome done = carriedOut(group,
-        () -> grid.requestSnapshot(group, tables, partitions, session.user(), PATIENCE));
+    GroupSnapshot.Outcome done = waiting(() -> carriedOut(group, "tables",
+        () -> grid.requestSnapshot(group, tables, partitions, session.user(), PATIENCE)));
     Map<String, Object> what = new LinkedHashMap<>();
     what.put("tables", tables.isEmpty() ? "the group's own list" : tables);
     what.put("partitions", done.recorded());
@@ -93,8 +94,8 @@ final class GroupSnapshots {
     String verb = action.name().toLowerCase(java.util.Locale.ROOT);
     Api.require(session, Role.OPERATOR, verb + " snapshots");
     List<Integer> partitions = partitions(Api.jsonBody(request, Set.of("partitions")));
-    SortedSet<Integer> changed = carriedOut(group,
-        () -> grid.controlSnapshot(group, partitions, action, session.user(), PATIENCE));
+    SortedSet<Integer> changed = waiting(() -> carriedOut(group, "partitions",
+        () -> grid.controlSnapshot(group, partitions, action, session.user(), PATIENCE)));
     audit.record(session.user(), "snapshot." + verb, "group " + group, null, Map.of("partitions", changed));
     return Api.json(HttpResponseStatus.OK, Map.of("changed", changed));
   }
@@ -106,31 +107,51 @@ final class GroupSnapshots {
 
   /**
    * {@code action}'s result, or the problem for the client: nothing to act on, or leaders that did not stop in time
-   * (the request stays and is taken up at the partitions' next change of leader), is a 409.
+   * (the request stays and is taken up at the partitions' next change of leader), is a 409; an argument the cluster
+   * refuses names {@code field} unless it is the group or the partitions.
    */
-  private static <T> T carriedOut(String group, Action<T> action) {
+  private static <T> T carriedOut(String group, String field, Action<T> action) {
     try {
       return action.run();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new ApiException(HttpResponseStatus.SERVICE_UNAVAILABLE, "interrupted", null, "the admin service is stopping");
     } catch (IllegalArgumentException e) {
-      throw refused(e, group);
+      throw refused(e, group, field);
     } catch (IllegalStateException e) {
       throw ApiException.conflict(e.getMessage());
     }
   }
 
-  /** An unknown group is a 404 ({@link GroupSnapshot} says "group: …"); a wrong partition or table names its field. */
-  private static ApiException refused(IllegalArgumentException e, String group) {
-    String message = e.getMessage() == null ? "group " + group + ": " + e : e.getMessage();
+  /**
+   * Runs a start, pause or cancel, which may wait up to {@link #PATIENCE} for leaders to stop, one at a time: the admin
+   * service has few request workers, and several such waits would hold up every other request, reads included.
+   */
+  private <T> T waiting(java.util.function.Supplier<T> action) {
+    if (!oneAtATime.tryAcquire()) {
+      throw ApiException.tooManyRequests("snapshot-action-waiting", "another snapshot start, pause, resume or cancel is"
+          + " waiting for partitions' leaders to stop; retry when it is done", 5);
+    }
+    try {
+      return action.get();
+    } finally {
+      oneAtATime.release();
+    }
+  }
+
+  /**
+   * An unknown group is a 404 ({@link GroupSnapshot} says "group: …"); a wrong partition ("partition: …") names the
+   * partitions, anything else {@code field}.
+   */
+  private static ApiException refused(IllegalArgumentException e, String group, String field) {
+    String message = e.getMessage() == null ? e.toString() : e.getMessage();
     if (message.startsWith("group:")) {
       return ApiException.notFound(message.substring("group:".length()).trim());
     }
-    if (message.startsWith("partition")) {
-      return ApiException.badField("partitions", message.replaceFirst("^partitions?: ", ""));
+    if (message.startsWith("partition:")) {
+      return ApiException.badField("partitions", message.substring("partition:".length()).trim());
     }
-    return ApiException.badField("tables", message);
+    return ApiException.badField(field, message);
   }
 
   private static List<String> tables(JsonNode body) {

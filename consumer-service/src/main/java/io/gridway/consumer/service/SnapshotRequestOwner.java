@@ -77,7 +77,13 @@ final class SnapshotRequestOwner implements PartitionOwner {
       consumer.leadPartition(partition, generation);
       return;
     }
-    if (request.cancelled()) {
+    if (request.cancelled() && request.taken() && store.read(group, partition).isEmpty()) {
+      // nowhere to record "no load in progress" yet: the partition runs with its load cancelled from the start (no
+      // chunk is read), its first checkpoint carries the finished cursor, and then the request goes (dropped below);
+      // dropping it now would let a group with start: snapshot load everything on its next start
+      LOG.info("group {} partition {}: the snapshot of {} was cancelled before this partition had a checkpoint; it"
+          + " starts with no load", group, partition, tables);
+    } else if (request.cancelled()) {
       if (request.taken()) {
         rewrite(partition, generation, Checkpoint.SNAPSHOT_DONE); // a restart must not resume it
       }

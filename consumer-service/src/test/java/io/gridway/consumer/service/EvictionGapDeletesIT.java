@@ -63,15 +63,20 @@ class EvictionGapDeletesIT {
       maria.execute(db, ddl);
       relay.start();
       await().atMost(Duration.ofSeconds(30)).until(() -> sourcesAnswer(relay.port()));
+      ServiceRig.Service toPg = rig.launch(yaml(db, relay.port(), "pg", pg.jdbcUrl(pgDb), pg.user()),
+          Map.of("TARGET_PASSWORD", pg.password() == null ? "" : pg.password()));
+      ServiceRig.Service toMaria = rig.launch(yaml(db, relay.port(), "maria", maria.jdbcUrl(db), maria.rootUser()),
+          Map.of("TARGET_PASSWORD", maria.rootPassword()));
+      for (ServiceRig.Service s : new ServiceRig.Service[] {toPg, toMaria}) {
+        await().atMost(Duration.ofSeconds(300)).pollInterval(Duration.ofMillis(100)).until(() ->
+            occurrences(s.output(), "snapshot loaded") >= PARTITIONS || !s.process().isAlive());
+        assertThat(s.process().isAlive()).as(s.output()).isTrue();
+      }
+      // the workload starts once both groups have loaded: while they load, its windows could evict them from the small
+      // buffer (seen once on a loaded machine), and a re-seed then would not be the one this test makes
       try (Workload workload = new Workload(source, db)) {
-        ServiceRig.Service toPg = rig.launch(yaml(db, relay.port(), "pg", pg.jdbcUrl(pgDb), pg.user()),
-            Map.of("TARGET_PASSWORD", pg.password() == null ? "" : pg.password()));
-        ServiceRig.Service toMaria = rig.launch(yaml(db, relay.port(), "maria", maria.jdbcUrl(db), maria.rootUser()),
-            Map.of("TARGET_PASSWORD", maria.rootPassword()));
         for (ServiceRig.Service s : new ServiceRig.Service[] {toPg, toMaria}) {
-          await().atMost(Duration.ofSeconds(300)).pollInterval(Duration.ofMillis(100)).until(() ->
-              occurrences(s.output(), "snapshot loaded") == PARTITIONS || !s.process().isAlive());
-          assertThat(s.process().isAlive()).as(s.output()).isTrue();
+          assertThat(occurrences(s.output(), "re-seeding")).as(s.output()).isZero();
         }
 
         signal("STOP", toPg.process(), toMaria.process());
@@ -96,7 +101,8 @@ class EvictionGapDeletesIT {
         for (ServiceRig.Service s : new ServiceRig.Service[] {toPg, toMaria}) {
           await().atMost(Duration.ofSeconds(300)).pollInterval(Duration.ofMillis(100)).until(() ->
               occurrences(s.output(), "snapshot loaded") >= 2 * PARTITIONS || !s.process().isAlive());
-          assertThat(s.output()).contains("onEvicted: snapshot — re-seeding");
+          assertThat(occurrences(s.output(), "onEvicted: snapshot — re-seeding")).as(s.output())
+              .isGreaterThanOrEqualTo(PARTITIONS);
         }
         workload.stop();
         ReplicaVerifier.between(() -> source.connect(db), () -> pg.connect(pgDb))

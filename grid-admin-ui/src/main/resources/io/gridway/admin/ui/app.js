@@ -412,7 +412,7 @@ async function snapshotAct(action) {
     const partitionsText = (list) => `partition${list.length === 1 ? '' : 's'} ${list.join(', ')}`;
     message.textContent = action === 'start'
       ? `Asked ${partitionsText(done.recorded)} to load again${done.waitingForResume.length ? `; ${partitionsText(done.waitingForResume)} load when resumed` : ''}.`
-      : `${action[0].toUpperCase()}${action.slice(1)}d the load of ${partitionsText(done.changed)}.`;
+      : `${{ pause: 'Paused', resume: 'Resumed', cancel: 'Cancelled' }[action]} the load of ${partitionsText(done.changed)}.`;
     message.className = 'form-message ok';
   } catch (e) {
     message.textContent = e.message;

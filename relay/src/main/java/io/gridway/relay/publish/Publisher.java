@@ -140,30 +140,26 @@ public final class Publisher implements TransactionSink, SnapshotService.Routing
   }
 
   /**
-   * A transaction as the fetch policy in force routes it, without publishing it: snapshot chunks take the path of
-   * changes (filter, transform, partition) this way. Null when nothing is left; throws what the policy throws. Any
-   * thread.
+   * A snapshot chunk as the fetch policy in force routes it, without publishing it — its rows take the path of changes
+   * (filter, transform, partition) — and how that same policy version routes the table's keys, which the chunk's
+   * consumer checks target keys against (docs/bootstrap.md §5.3): one reading of the policies for both, so that a
+   * reload in between cannot pair one version's rows with another's key rule. Throws what routing the rows throws; a
+   * policy whose key rule cannot be stated for the table gives {@link KeyRouting.Unknown} (nothing deleted). Any thread.
    */
   @Override
-  public Transaction routed(Transaction tx) {
+  public SnapshotService.Routed route(Transaction chunk, TableSchema schema) {
     List<Policy> current = policies.current();
-    if (current.isEmpty()) {
-      return defaultRouting == null ? tx : defaultRouting.apply(tx);
+    Transaction window = chunk == null ? null : current.isEmpty()
+        ? (defaultRouting == null ? chunk : defaultRouting.apply(chunk))
+        : ActivePolicies.apply(current, chunk, partitions);
+    KeyRouting keys;
+    try {
+      keys = current.isEmpty() ? FetchPolicy.keyRouting(defaultRouting == null ? List.of() : List.of(defaultRouting),
+          schema) : ActivePolicies.keyRouting(current, schema, partitions);
+    } catch (RuntimeException e) {
+      keys = new KeyRouting.Unknown("the fetch policy does not fit " + schema.qualifiedName() + ": " + e.getMessage());
     }
-    return ActivePolicies.apply(current, tx, partitions);
-  }
-
-  /**
-   * How the fetch policy in force routes the keys of a table version, in the form a snapshot chunk's consumer checks
-   * target keys against (docs/bootstrap.md §5.3). Any thread; throws what the policy throws.
-   */
-  @Override
-  public KeyRouting keyRouting(TableSchema schema) {
-    List<Policy> current = policies.current();
-    if (current.isEmpty()) {
-      return FetchPolicy.keyRouting(defaultRouting == null ? List.of() : List.of(defaultRouting), schema);
-    }
-    return ActivePolicies.keyRouting(current, schema, partitions);
+    return new SnapshotService.Routed(window, keys);
   }
 
   private Transaction filtered(Transaction tx) {

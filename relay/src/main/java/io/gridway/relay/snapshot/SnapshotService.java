@@ -63,27 +63,20 @@ public final class SnapshotService implements AutoCloseable {
 
   /** The fetch policy in force, as chunks need it: the publisher's, so that a chunk's rows go where changes go. */
   public interface Routing {
-    /** The chunk's READ events as the policy publishes them (filtered, transformed, partitioned); null for none. */
-    Transaction routed(Transaction tx);
-
-    /** How the policy routes the keys of the table version (docs/bootstrap.md §5.3). */
-    KeyRouting keyRouting(io.gridway.core.schema.TableSchema schema);
+    /**
+     * The chunk's READ events as the policy publishes them (filtered, transformed, partitioned; null for none, or for
+     * no {@code chunk}) and how the same policy version routes the keys of {@code schema} (docs/bootstrap.md §5.3).
+     */
+    Routed route(Transaction chunk, io.gridway.core.schema.TableSchema schema);
 
     /** No policy on a source of one partition: every row as read, to partition 0. */
     static Routing unpartitioned() {
-      return new Routing() {
-        @Override
-        public Transaction routed(Transaction tx) {
-          return tx;
-        }
-
-        @Override
-        public KeyRouting keyRouting(io.gridway.core.schema.TableSchema schema) {
-          return new KeyRouting.OnePartition(0);
-        }
-      };
+      return (chunk, schema) -> new Routed(chunk, new KeyRouting.OnePartition(0));
     }
   }
+
+  /** A chunk as routed, and the key rule of the policy version that routed it. */
+  public record Routed(Transaction window, KeyRouting keys) {}
 
   private final SnapshotReader reader;
   private final Routing routing;
@@ -300,23 +293,23 @@ public final class SnapshotService implements AutoCloseable {
     TableProgress tableProgress = progress.computeIfAbsent(table,
         t -> newProgress(query.chunk().database(), query.chunk().table()));
     tableProgress.read(chunk);
-    Transaction window = null;
+    Transaction rows = null;
     if (!chunk.rows().isEmpty()) {
       long micros = clock.millis() * 1000;
       List<ChangeEvent> events = new ArrayList<>(chunk.rows().size());
       for (Row row : chunk.rows()) {
         events.add(ChangeEvent.read(chunk.schema(), row, scn, micros, 0));
       }
-      Transaction routed = routing.routed(new Transaction(scn, micros, new SourcePosition.Generated(scn.value()), "",
-          events));
-      window = routed == null ? null : only(routed, query.partitions());
+      rows = new Transaction(scn, micros, new SourcePosition.Generated(scn.value()), "", events);
     }
+    Routed routed = routing.route(rows, chunk.schema());
+    Transaction window = routed.window() == null ? null : only(routed.window(), query.partitions());
     if (chunk.done()) {
       LOG.info("snapshot of {}: last chunk read ({} rows in {} chunks)", table, progress.get(table).rows.get(),
           progress.get(table).chunks.get());
     }
     return new Answer(window, scn, chunk.lastKey(), chunk.done(), chunk.rows().size(), chunk.schema(),
-        tableProgress.estimated, routing.keyRouting(chunk.schema()));
+        tableProgress.estimated, routed.keys());
   }
 
   /**

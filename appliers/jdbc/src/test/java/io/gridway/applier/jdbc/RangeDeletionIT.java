@@ -100,6 +100,44 @@ class RangeDeletionIT {
       }
     }
     assertThat(left).containsExactlyElementsOf(others);
+
+    // a composite key of an INT (an Integer from the target's driver) and a BIGINT: the range and the hash both on both
+    TableSchema pairs = TableSchema.of("src", t.database(), "pairs", List.of(Column.of("a", ColumnType.INT).notNull(),
+        Column.of("b", ColumnType.BIGINT).notNull(), Column.text("v", ColumnType.TEXT, "utf8mb4")), List.of("a", "b"));
+    List<ChangeEvent> pairRows = new ArrayList<>();
+    for (long a = 1; a <= 10; a++) {
+      for (long b = 1; b <= 10; b++) {
+        pairRows.add(ChangeEvent.insert(pairs, Row.of(pairs, a, b, a + "/" + b), Scn.ZERO, 0, 0));
+      }
+    }
+    applier.apply(batch(-1, tx(500, create(pairs)), tx(600, pairRows.toArray(ChangeEvent[]::new))));
+    java.util.function.BiPredicate<Long, Long> inRange = (a, b) -> (a > 3 || a == 3 && b > 5) && (a < 8 || a == 8 && b <= 2);
+    java.util.function.BiPredicate<Long, Long> pairGone = (a, b) -> (a + b) % 3 == 0;
+    java.util.function.BiPredicate<Long, Long> pairMine = (a, b) -> HASH.partitionOf(List.of(a, b)) == PARTITION;
+    List<ChangeEvent> held = new ArrayList<>();
+    for (long a = 1; a <= 10; a++) {
+      for (long b = 1; b <= 10; b++) {
+        if (inRange.test(a, b) && pairMine.test(a, b) && !pairGone.test(a, b)) {
+          held.add(ChangeEvent.read(pairs, Row.of(pairs, a, b, a + "/" + b), Scn.ZERO, 0, 0));
+        }
+      }
+    }
+    long fourth = Scn.ofSnapshot(new Scn(700), 1).value();
+    applier.apply(JdbcTestBatches.chunk(PARTITION, fourth, tx(fourth, held.toArray(ChangeEvent[]::new)),
+        new SnapshotRange(pairs, List.of(3L, 5L), List.of(8L, 2L), new SnapshotRange.KeyHashShare(4, 0, PARTITION))));
+    List<String> pairsLeft = new ArrayList<>();
+    int othersKept = 0;
+    for (long a = 1; a <= 10; a++) {
+      for (long b = 1; b <= 10; b++) {
+        boolean deleted = inRange.test(a, b) && pairGone.test(a, b) && pairMine.test(a, b);
+        othersKept += inRange.test(a, b) && pairGone.test(a, b) && !pairMine.test(a, b) ? 1 : 0;
+        if (!deleted) {
+          pairsLeft.add(a + "|" + b);
+        }
+      }
+    }
+    assertThat(othersKept).as("the test's keys cover other partitions").isPositive();
+    assertThat(rows(t, "SELECT a, b FROM " + t.database() + ".pairs ORDER BY a, b")).containsExactlyElementsOf(pairsLeft);
   }
 
   private static Transaction chunk(TableSchema ids, long scn, long from, long to, LongPredicate held) {
