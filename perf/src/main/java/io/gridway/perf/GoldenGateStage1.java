@@ -36,6 +36,7 @@ final class GoldenGateStage1 {
   private final Machine machine;
   private final double warmup;
   private String quarters = "";
+  private String threads = "";
 
   GoldenGateStage1(PerfOptions options, GridOptions grid) {
     this.options = options;
@@ -69,6 +70,10 @@ final class GoldenGateStage1 {
         report.note(String.format(Locale.ROOT, "stage1 goldengate %s: ev/s over each quarter of the rows (from the relay's"
             + " polled counts; the steady window starts at %.0f %%): %s; load average before %s, after %s.", format,
             warmup * 100, quarters, loadBefore, Machine.loadAverage()));
+        if (!threads.isEmpty()) {
+          report.note(String.format(Locale.ROOT, "stage1 goldengate %s: CPU by thread in the steady window"
+              + " (/proc/<pid>/task): %s. The limit reads on one thread.", format, threads));
+        }
         Session.addWithRatio(report, run, limit);
       }
       deleteFiles(root.resolve("dirdat")); // hundreds of MB: the report keeps the figures
@@ -181,6 +186,7 @@ final class GoldenGateStage1 {
   private RunResult relay(Path root, String format, Written written) throws Exception {
     String description = "single relay, GoldenGate " + format + " files";
     quarters = "";
+    threads = "";
     Path config = root.resolve("relay.yaml");
     Files.writeString(config, String.format(Locale.ROOT, """
         source:
@@ -208,6 +214,7 @@ final class GoldenGateStage1 {
       // logged its first file and before the load was complete (the completing poll is not one: the buffer was
       // complete at some moment before it)
       List<SteadyWindow.Sample> samples = new ArrayList<>();
+      ThreadWindow byThread = new ThreadWindow(relay.pid(), warmup * workload.events(), () -> -1);
       long before = System.nanoTime();
       while (true) {
         if (!relay.isAlive()) {
@@ -224,6 +231,7 @@ final class GoldenGateStage1 {
           if (status.eventsPublished() >= workload.events()) {
             long end = System.nanoTime();
             quarters = SteadyWindow.quarters(samples, workload.events());
+            threads = byThread.describe("");
             double cpu = relay.cpuSeconds() - relay.cpuAtConnected();
             long first = relay.connectedNanos() != 0 ? relay.connectedNanos() : t0;
             if (status.eventsPublished() != workload.events()) {
@@ -235,7 +243,9 @@ final class GoldenGateStage1 {
                 .withSteady(SteadyWindow.of(samples, workload.events(), warmup));
           }
           if (relay.connectedNanos() != 0) {
-            samples.add(new SteadyWindow.Sample((before + System.nanoTime()) / 2, status.eventsPublished(), relay.cpuSeconds()));
+            long at = (before + System.nanoTime()) / 2;
+            samples.add(new SteadyWindow.Sample(at, status.eventsPublished(), relay.cpuSeconds()));
+            byThread.sample(at, status.eventsPublished());
           }
         }
         if (System.nanoTime() > deadline) {

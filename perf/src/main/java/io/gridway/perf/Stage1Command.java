@@ -69,6 +69,10 @@ final class Stage1Command implements Callable<Integer> {
           stage.startupSeconds()));
       report.note(String.format(Locale.ROOT, "stage1 R=%d: ev/s over each quarter of the load's events (from the"
           + " relays' polled counts; the steady window is the second half): %s.", r, stage.quarters()));
+      if (!stage.threads().isEmpty()) {
+        report.note(String.format(Locale.ROOT, "stage1 R=%d: CPU by thread in the steady window (/proc/<pid>/task):"
+            + " %s. The limit reads on one thread.", r, stage.threads()));
+      }
       Session.addWithRatio(report, run, limit);
     }
   }

@@ -24,6 +24,7 @@ final class Stage1Run {
   private final double warmup;
   private double startupSeconds;
   private String quarters = "";
+  private String threads = "";
 
   Stage1Run(RunContext context) {
     this.db = context.db();
@@ -40,6 +41,14 @@ final class Stage1Run {
     return quarters;
   }
 
+  /**
+   * Of the last {@link #relays} run with one relay: its threads' CPU over the steady window, busiest first, and
+   * MariaDB's (its binlog sender) beside them; empty for R &gt; 1 or without a window.
+   */
+  String threads() {
+    return threads;
+  }
+
   /** Of the last {@link #relays} run: from starting the JVMs to the first fetcher connecting (not in its duration). */
   double startupSeconds() {
     return startupSeconds;
@@ -50,6 +59,7 @@ final class Stage1Run {
     long t0 = System.nanoTime();
     startupSeconds = 0;
     quarters = "";
+    threads = "";
     try (RelayFleet fleet = RelayFleet.start(db, workload, loaded.start(), dir, "relay-" + count,
         new RelayFleet.Spec(count, 1, relayHeap));
         Progress progress = new Progress("stage1 R=" + count, workload.events(), System.err)) {
@@ -57,11 +67,17 @@ final class Stage1Run {
       // the steady window's samples: every poll that every relay answered before the load was complete (the
       // completing poll is not one: the buffers were complete at some moment before it, not at it)
       List<SteadyWindow.Sample> samples = new ArrayList<>();
+      ThreadWindow byThread = count == 1
+          ? new ThreadWindow(fleet.relay(0).pid(), warmup * workload.events(), db::serverCpuSeconds) : null;
       long before = System.nanoTime();
       RelayFleet.Poll poll = fleet.poll(loaded.end());
       while (!poll.complete()) {
         if (poll.answered() && fleet.allConnected()) {
-          samples.add(new SteadyWindow.Sample((before + System.nanoTime()) / 2, poll.published(), fleet.cpuNow()));
+          long at = (before + System.nanoTime()) / 2;
+          samples.add(new SteadyWindow.Sample(at, poll.published(), fleet.cpuNow()));
+          if (byThread != null) {
+            byThread.sample(at, poll.published());
+          }
         }
         if (poll.invalidReason() != null) {
           return invalid(count, config, poll.published(), t0, fleet.cpuSinceConnected(), poll.invalidReason());
@@ -78,6 +94,7 @@ final class Stage1Run {
       long end = System.nanoTime();
       progress.set(poll.published());
       quarters = SteadyWindow.quarters(samples, workload.events());
+      threads = byThread == null ? "" : byThread.describe("MariaDB (its binlog sender)");
       // the first relay's fetcher connecting: the whitepaper's "beginning timestamp"
       long first = fleet.allConnected() ? fleet.firstConnectedNanos() : t0;
       if (!fleet.allConnected()) {
