@@ -102,6 +102,7 @@ final class AllCommand implements Callable<Integer> {
     Stage1Run stage1 = new Stage1Run(context);
     for (int r : relays()) {
       Session.addWithRatio(report, Session.attempt(context, "stage1", () -> stage1.relays(r)), binlog);
+      Stage1Command.noteThreads(report, r, stage1);
     }
     try (Stage2Run stage2 = new Stage2Run(context)) {
       String problem = stage2.preload();

@@ -50,6 +50,14 @@ final class Stage1Command implements Callable<Integer> {
       + " seconds are those of the relay processes (/proc/<pid>/stat) over the same interval. The limit is a bare"
       + " BinaryLogClient in the harness JVM reading the same binlog range (one untimed pass first).";
 
+  /** The relay's CPU by thread over the steady window of the last run (R = 1 only). */
+  static void noteThreads(Report report, int relays, Stage1Run stage) {
+    if (!stage.threads().isEmpty()) {
+      report.note(String.format(Locale.ROOT, "stage1 R=%d: CPU by thread in the steady window (/proc/<pid>/task):"
+          + " %s. The limit reads on one thread.", relays, stage.threads()));
+    }
+  }
+
   /** One repetition: the limit, then each relay count; ratios are to this repetition's limit. */
   static void measure(RunContext context, GridOptions grid, Report report) throws Exception {
     RunResult limit = Session.attempt(context, "limit-binlog", new Limits(context)::binlog);
@@ -69,10 +77,7 @@ final class Stage1Command implements Callable<Integer> {
           stage.startupSeconds()));
       report.note(String.format(Locale.ROOT, "stage1 R=%d: ev/s over each quarter of the load's events (from the"
           + " relays' polled counts; the steady window is the second half): %s.", r, stage.quarters()));
-      if (!stage.threads().isEmpty()) {
-        report.note(String.format(Locale.ROOT, "stage1 R=%d: CPU by thread in the steady window (/proc/<pid>/task):"
-            + " %s. The limit reads on one thread.", r, stage.threads()));
-      }
+      noteThreads(report, r, stage);
       Session.addWithRatio(report, run, limit);
     }
   }
