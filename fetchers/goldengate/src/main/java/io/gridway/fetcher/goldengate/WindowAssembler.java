@@ -40,6 +40,10 @@ final class WindowAssembler {
     POSITION
   }
 
+  /** Heap per event and per value beyond the record bytes they point into (headers, a Row, its array slots). */
+  private static final int EVENT_OVERHEAD = 128;
+  private static final int VALUE_OVERHEAD = 16;
+
   private final TransactionSink sink;
   private final String source;
   private final long maxBytes;
@@ -197,10 +201,13 @@ final class WindowAssembler {
       throw new MalformedRecordException("window SCN " + scn + " is not above the previous window's " + lastScn);
     }
     List<ChangeEvent> events = new ArrayList<>(ops.size());
+    // the heap the window holds, for the publish queue's bound: text values keep ranges of their records' bytes
+    long held = bytes + (long) ops.size() * EVENT_OVERHEAD;
     for (ParsedOp op : ops) {
       Row before = op.before() == null ? null : Row.ofChecked(op.table().schema(), op.before());
       Row after = op.after() == null ? null : Row.ofChecked(op.table().schema(), op.after());
       events.add(new ChangeEvent(op.table().schema(), op.op(), before, after, null, scn, commitMicros, 0, ""));
+      held += (long) ((before == null ? 0 : before.size()) + (after == null ? 0 : after.size())) * VALUE_OVERHEAD;
     }
     SourcePosition.Trail position = new SourcePosition.Trail(endSequence, endOffset);
     Transaction transaction = new Transaction(scn, commitMicros, position, xids.size() == 1 ? xids.get(0) : String.join(",", xids), events);
@@ -209,7 +216,7 @@ final class WindowAssembler {
       lastCsn = csn;
     }
     reset();
-    sink.accept(transaction);
+    sink.accept(transaction, held); // the count made here spares the queue a second pass over every value
     lastDelivered = position;
   }
 

@@ -216,6 +216,21 @@ class GoldenGateFetcherTest {
   }
 
   @Test
+  void eachWindowComesWithTheHeapItHoldsAtLeastItsRecordsBytes() throws Exception {
+    try (Fixture f = new Fixture(root, GoldenGateConfig.Format.JSON)) {
+      f.append(1, txn(1, "a", order(1, "a", "1"), order(2, "b", "2")));
+      long firstWindowBytes = Files.size(f.file(1));
+      f.append(1, txn(2, "b", order(3, "c", "3")));
+      RecordingSink sink = new RecordingSink();
+      f.start(null, sink);
+      await().atMost(WAIT).until(() -> sink.size() == 1);
+      // the records' bytes (text values point into them), plus a little per event and value
+      assertThat(sink.heldBytes()).hasSize(1);
+      assertThat(sink.heldBytes().get(0)).isBetween(firstWindowBytes, firstWindowBytes + 1024);
+    }
+  }
+
+  @Test
   void aMalformedJsonRecordStopsTheFetcherNamingFileOffsetAndLine() throws Exception {
     try (Fixture f = new Fixture(root, GoldenGateConfig.Format.JSON)) {
       f.append(1, txn(1, "a", order(1, "a", "1")), txn(2, "b", order(2, "b", "2")));

@@ -11,11 +11,23 @@ import java.util.List;
 final class RecordingSink implements TransactionSink {
   private final List<Transaction> transactions = new ArrayList<>();
   private final List<Heartbeat> heartbeats = new ArrayList<>();
+  private final List<Long> heldBytes = new ArrayList<>();
   private volatile FetcherException failure;
 
   @Override
   public synchronized void accept(Transaction transaction) {
     transactions.add(transaction);
+  }
+
+  @Override
+  public synchronized void accept(Transaction transaction, long held) {
+    heldBytes.add(held);
+    accept(transaction);
+  }
+
+  /** The fetcher's estimates of the heap each transaction holds, in delivery order. */
+  synchronized List<Long> heldBytes() {
+    return List.copyOf(heldBytes);
   }
 
   @Override
