@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
  * <p>The heap is fixed ({@code -Xms} = {@code -Xmx}) and the collector is {@link #LAUNCHER_GC}, as {@code bin/gridway}
  * starts every role, so that a benchmark measures the processes operators run. With only {@code -Xmx} a relay began
  * on a small heap that G1 grew under the load, and its CPU per event moved between 1.37 and 2.19 µs from run to run
- * (perf/RESULTS.md, "Stage 1 and the launcher's JVM flags").
+ * (perf/RESULTS.md, "Stage 1: what bounds it here").
  */
 final class Jvm {
   /** The collector flags of {@code bin/gridway}'s default ({@code GRIDWAY_GC=G1}); JvmFlagsTest holds the two together. */
@@ -28,13 +28,17 @@ final class Jvm {
 
   /** With JVM options before the class path (a consumer's add-on location and opens). */
   static Process start(String heap, List<String> jvmOptions, String mainClass, List<String> args) throws IOException {
+    return new ProcessBuilder(command(heap, jvmOptions, mainClass, args)).redirectErrorStream(true).start();
+  }
+
+  static List<String> command(String heap, List<String> jvmOptions, String mainClass, List<String> args) {
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xms" + heap, "-Xmx" + heap, "-XX:MaxDirectMemorySize=16g"));
     command.addAll(LAUNCHER_GC);
     command.addAll(jvmOptions);
     command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
     command.addAll(args);
-    return new ProcessBuilder(command).redirectErrorStream(true).start();
+    return command;
   }
 
   /** SIGTERM, then SIGKILL after 15 s. */

@@ -165,13 +165,19 @@ final class SourceDb implements AutoCloseable {
     return total;
   }
 
-  /** CPU seconds of the private server process (-1 for --source): shows which side a run waited for. */
-  double serverCpuSeconds() {
+  /** The private server's process id, or -1 (a --source server, or none found): to read its CPU without a /proc scan. */
+  long serverPid() {
     if (privateDb == null) {
       return -1;
     }
     return ProcessHandle.current().children().filter(p -> p.info().command().orElse("").contains("mariadbd"))
-        .mapToDouble(p -> ProcCpu.seconds(p.pid())).sum();
+        .mapToLong(ProcessHandle::pid).findFirst().orElse(-1);
+  }
+
+  /** CPU seconds of the private server process (-1 for --source): shows which side a run waited for. */
+  double serverCpuSeconds() {
+    long pid = serverPid();
+    return pid < 0 ? -1 : ProcCpu.seconds(pid);
   }
 
   @Override

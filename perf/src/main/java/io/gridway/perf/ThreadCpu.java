@@ -1,6 +1,7 @@
 package io.gridway.perf;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,34 +12,43 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * CPU seconds of a process's threads, from /proc/&lt;pid&gt;/task/&lt;tid&gt;/stat, by thread name: the JIT compiler
- * threads counted as one ("JIT"), the collector's as one ("GC"). It says which thread bounds a stage — a relay's binlog
- * reader or its publisher, a GoldenGate fetcher — and whether that thread had a core to itself or waited, which the
- * process's total CPU cannot tell. Empty when the process is gone or /proc is missing.
+ * CPU seconds of a process's threads, from /proc/&lt;pid&gt;/task/&lt;tid&gt;/stat. It says which thread bounds a
+ * stage — a relay's binlog reader or its publisher, a GoldenGate fetcher — and whether that thread had a core to itself
+ * or waited, which the process's total CPU cannot tell. Between two readings each thread counts by its own id, then the
+ * threads are summed by name: the JIT compiler threads as "JIT", the collector's and the VM thread as "GC".
  */
 final class ThreadCpu {
   private ThreadCpu() {}
 
-  static Map<String, Double> of(long pid) {
-    Map<String, Double> seconds = new HashMap<>();
-    try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "task"))) {
-      for (Path task : tasks) {
-        String stat;
+  /** One thread at one reading: its kernel name (15 bytes at most) and its CPU seconds so far. */
+  record Task(String name, double seconds) {}
+
+  /** The process's threads by thread id; empty when the process is gone or /proc is missing. */
+  static Map<Long, Task> of(long pid) {
+    Map<Long, Task> tasks = new HashMap<>();
+    try (DirectoryStream<Path> dirs = Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "task"))) {
+      for (Path dir : dirs) {
         try {
-          stat = Files.readString(task.resolve("stat"));
+          // ISO-8859-1: the kernel may cut a name inside a UTF-8 sequence
+          tasks.put(Long.parseLong(dir.getFileName().toString()),
+              parse(Files.readString(dir.resolve("stat"), StandardCharsets.ISO_8859_1)));
         } catch (IOException e) {
-          continue; // the thread ended between the listing and the read
+          // the thread ended between the listing and the read
         }
-        // the name (field 2) is in parentheses and may hold spaces; the fields after the last ')' are numbers
-        String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        double cpu = (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / (double) ProcCpu.CLK_TCK;
-        seconds.merge(group(name), cpu, Double::sum);
       }
     } catch (IOException | RuntimeException e) {
       return Map.of();
     }
-    return seconds;
+    return tasks;
+  }
+
+  /** A task's stat line: the name (field 2) is in parentheses and may hold spaces and parentheses itself. */
+  static Task parse(String stat) {
+    int open = stat.indexOf('(');
+    int close = stat.lastIndexOf(')');
+    String[] fields = stat.substring(close + 2).split(" ");
+    return new Task(stat.substring(open + 1, close),
+        (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / (double) ProcCpu.CLK_TCK);
   }
 
   static String group(String threadName) {
@@ -53,16 +63,25 @@ final class ThreadCpu {
 
   /**
    * The threads' use of the CPU between two readings, busiest first: "name 0.53 vCPU (0.65 µs per event)", the
-   * {@code shown} busiest by name and the rest summed as "other threads".
+   * {@code shown} busiest by name and the rest summed as "other threads". A thread that started in between counts from
+   * zero; one that ended is left out (its CPU is no longer readable). Empty without a first reading.
    */
-  static String between(Map<String, Double> from, Map<String, Double> to, double seconds, long events, int shown) {
-    List<Map.Entry<String, Double>> used = new ArrayList<>();
-    for (Map.Entry<String, Double> thread : to.entrySet()) {
-      double cpu = thread.getValue() - from.getOrDefault(thread.getKey(), 0.0);
-      if (cpu > 0) {
-        used.add(Map.entry(thread.getKey(), cpu));
-      }
+  static String between(Map<Long, Task> from, Map<Long, Task> to, double seconds, long events, int shown) {
+    if (from.isEmpty() || to.isEmpty()) {
+      return "";
     }
+    Map<String, Double> byName = new HashMap<>();
+    for (Map.Entry<Long, Task> thread : to.entrySet()) {
+      Task before = from.get(thread.getKey());
+      double cpu = thread.getValue().seconds() - (before == null ? 0 : before.seconds());
+      byName.merge(group(thread.getValue().name()), cpu, Double::sum);
+    }
+    List<Map.Entry<String, Double>> used = new ArrayList<>();
+    byName.forEach((name, cpu) -> {
+      if (cpu > 0) {
+        used.add(Map.entry(name, cpu));
+      }
+    });
     used.sort(Map.Entry.<String, Double>comparingByValue().reversed());
     StringBuilder out = new StringBuilder();
     double rest = 0;

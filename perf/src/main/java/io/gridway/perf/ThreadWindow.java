@@ -15,7 +15,7 @@ final class ThreadWindow {
   private Reading start;
   private Reading end;
 
-  private record Reading(long nanos, long events, Map<String, Double> threads, double server) {}
+  private record Reading(long nanos, long events, Map<Long, ThreadCpu.Task> threads, double server) {}
 
   /**
    * @param pid the measured process
@@ -52,6 +52,7 @@ final class ThreadWindow {
     if (start.server() < 0 || end.server() < 0) {
       return threads;
     }
-    return threads + "; " + ThreadCpu.share(serverName, end.server() - start.server(), seconds, events);
+    String server = ThreadCpu.share(serverName, end.server() - start.server(), seconds, events);
+    return threads.isEmpty() ? server : threads + "; " + server;
   }
 }
